@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librecover.c -- the public interface: opening a filesystem and its
+ * journal, and the superblock updates that end a replay.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "librecoverP.h"
+
+/* Fields of the ext4 superblock librecover reads or writes (little-endian). */
+#define ES_WTIME		0x30
+#define ES_STATE		0x3A
+#define ES_FEATURE_INCOMPAT	0x60
+#define ES_FEATURE_RO_COMPAT	0x64
+#define ES_KBYTES_WRITTEN	0x178
+#define ES_WTIME_HI		0x274
+#define ES_CHECKSUM		0x3FC
+
+/* e2fsck writes -EINVAL into s_errno when a commit block was corrupt. */
+#define JOURNAL_EINVAL		((uint32_t)-EINVAL)
+/* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
+#define JSB_V1_SIZE		0x24
+
+/* The first tag of a fast-commit block with something to replay. */
+#define FC_TAG_HEAD		0x0009
+
+const char *recover_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+static int uuid_null(const unsigned char *u)
+{
+	static const unsigned char zero[16];
+
+	return !memcmp(u, zero, sizeof(zero));
+}
+
+/*
+ * A fast-commit area holds data when its first block starts with a head
+ * tag (tag and length are little-endian, like the rest of ext4's fast
+ * commit format).
+ */
+static errcode_t check_fast_commit(struct recover_struct *r)
+{
+	const struct jsuper *sb = &r->sb;
+	unsigned char *buf;
+	uint32_t blk;
+	errcode_t err = 0;
+
+	if (!sb->pub.num_fc_blocks || !sb->pub.start)
+		return 0;
+	buf = malloc(sb->pub.blocksize);
+	if (!buf)
+		return ENOMEM;
+	for (blk = sb->last; blk <= sb->last + 1 && blk < sb->pub.maxlen; blk++) {
+		err = jsource_read(&r->src, blk, 1, buf);
+		if (err)
+			break;
+		if (get_le16(buf) == FC_TAG_HEAD) {
+			err = RECOVER_ET_FAST_COMMIT;
+			break;
+		}
+	}
+	free(buf);
+	return err;
+}
+
+static errcode_t open_journal(struct recover_struct *r)
+{
+	ext2_filsys fs = r->fs;
+	struct ext2_super_block *es = fs->super;
+	int rw = !(r->opts.flags & RECOVER_FL_DRY_RUN);
+	errcode_t err;
+
+	if (r->journal_path) {
+		err = jsource_open_path(&r->src, r->journal_path,
+					unix_io_manager, fs->blocksize, rw);
+		if (err)
+			return err;
+	} else {
+		if (!ext2fs_has_feature_journal(es))
+			return RECOVER_ET_NO_JOURNAL;
+		if (!es->s_journal_inum && !uuid_null(es->s_journal_uuid))
+			return RECOVER_ET_NEED_EXT_JOURNAL;
+		err = jsource_open_inode(&r->src, fs);
+		if (err)
+			return err;
+	}
+
+	r->jsb_raw = malloc(fs->blocksize);
+	if (!r->jsb_raw)
+		return ENOMEM;
+	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
+	if (err)
+		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
+	err = jbd2_decode_super(r->jsb_raw, fs->blocksize, &r->sb);
+	if (err)
+		return err;
+	r->sb.pub.source = r->src.kind;
+	err = jbd2_check_geometry(&r->sb, r->src.blocks);
+	if (err)
+		return err;
+	if (r->sb.pub.nr_users > 1)
+		return RECOVER_ET_UNSUPP_MULTIFS;
+
+	/* Is this journal the filesystem's? */
+	if (r->src.kind == RECOVER_SRC_DEVICE &&
+	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
+	    !(r->opts.flags & RECOVER_FL_FORCE))
+		return RECOVER_ET_EXT_JOURNAL_UUID;
+	if (r->src.kind == RECOVER_SRC_DUMP &&
+	    memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
+	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
+	    !(r->opts.flags & RECOVER_FL_FORCE))
+		return RECOVER_ET_DUMP_MISMATCH;
+	return check_fast_commit(r);
+}
+
+errcode_t recover_open(const char *device, const struct recover_options *opts,
+		       recover_t *ret)
+{
+	struct recover_struct *r;
+	int mount_flags = 0;
+	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	errcode_t err;
+
+	*ret = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ENOMEM;
+	if (opts)
+		r->opts = *opts;
+	r->device = strdup(device);
+	r->journal_path = r->opts.journal_path ? strdup(r->opts.journal_path) : NULL;
+	r->opts.journal_path = r->journal_path;
+	if (!r->device || (r->opts.journal_path && !r->journal_path)) {
+		err = ENOMEM;
+		goto fail;
+	}
+
+	err = ext2fs_check_if_mounted(device, &mount_flags);
+	if (err)
+		goto fail;
+	if (mount_flags & EXT2_MF_MOUNTED) {
+		err = RECOVER_ET_MOUNTED;
+		goto fail;
+	}
+	if (!(r->opts.flags & RECOVER_FL_DRY_RUN))
+		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+	err = ext2fs_open2(device, NULL, flags, 0, 0, unix_io_manager, &r->fs);
+	if (err == EBUSY)
+		err = RECOVER_ET_MOUNTED;
+	if (err)
+		goto fail;
+	r->needs_recovery =
+		ext2fs_has_feature_journal_needs_recovery(r->fs->super);
+	err = open_journal(r);
+	if (err)
+		goto fail;
+	*ret = r;
+	return 0;
+fail:
+	recover_close(r);
+	return err;
+}
+
+void recover_close(recover_t r)
+{
+	if (!r)
+		return;
+	jsource_close(&r->src);
+	if (r->fs) {
+		/*
+		 * libext2fs would write its copy of the superblock and group
+		 * descriptors back at close (it counts s_kbytes_written): that
+		 * copy predates the replay.  Everything librecover writes went
+		 * out through the io channel already.
+		 */
+		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
+		ext2fs_close_free(&r->fs);
+	}
+	rtable_free(&r->rt);
+	free(r->tags);
+	free(r->revoke_at);
+	free(r->jsb_raw);
+	free(r->journal_path);
+	free(r->device);
+	free(r);
+}
+
+/* A log to replay, in e2fsck's eyes: the flag, or a log without it. */
+static int has_log(const struct recover_struct *r)
+{
+	return r->needs_recovery || r->sb.pub.start != 0;
+}
+
+int recover_needs_recovery(recover_t r)
+{
+	return has_log(r) || r->sb.pub.errnum != 0;
+}
+
+void recover_get_super(recover_t r, struct recover_super *sb)
+{
+	*sb = r->sb.pub;
+}
+
+void recover_get_stats(recover_t r, struct recover_stats *st)
+{
+	*st = r->st;
+	st->needs_recovery = r->needs_recovery;
+}
+
+errcode_t recover_scan(recover_t r)
+{
+	if (r->scanned)
+		return 0;
+	return recovery_scan(r);
+}
+
+/*
+ * The journal superblock after recovery, as e2fsck leaves it: the log
+ * emptied (s_start 0); when recovery succeeded, s_sequence one past the
+ * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
+ * in s_errno after a corrupt commit block.  Then e2fsck's journal check
+ * moves any s_errno into the filesystem's error state and clears it.
+ * Returns whether the filesystem must be marked as having errors.
+ */
+static int reset_journal_super(struct recover_struct *r, unsigned char *raw,
+			       int failed)
+{
+	int fs_error;
+
+	if (!has_log(r))
+		goto errno_only;
+	if (r->sb.pub.version == 1 &&
+	    (get_be32(raw + JSB_FEATURE_COMPAT) ||
+	     get_be32(raw + JSB_FEATURE_INCOMPAT) ||
+	     get_be32(raw + JSB_FEATURE_RO_COMPAT) ||
+	     get_be32(raw + JSB_NR_USERS)))
+		memset(raw + JSB_V1_SIZE, 0, r->sb.pub.blocksize - JSB_V1_SIZE);
+	put_be32(raw + JSB_START, 0);
+	if (!failed) {
+		put_be32(raw + JSB_SEQUENCE, r->st.end_tid + 1);
+		if (r->st.failed_commit)
+			put_be32(raw + JSB_ERRNO, JOURNAL_EINVAL);
+	}
+errno_only:
+	fs_error = get_be32(raw + JSB_ERRNO) != 0;
+	put_be32(raw + JSB_ERRNO, 0);
+	jbd2_super_set_csum(&r->sb, raw);
+	return fs_error;
+}
+
+/*
+ * The filesystem superblock, read back after the replay (which may have
+ * rewritten it): needs_recovery cleared, "not clean" after a failed
+ * recovery, "errors" after a journal error; checksum recomputed.
+ */
+static errcode_t update_fs_super(struct recover_struct *r, int failed,
+				 int fs_error)
+{
+	io_channel io = r->fs->io;
+	unsigned int bs = r->fs->blocksize;
+	blk64_t blk = SUPERBLOCK_OFFSET / bs;
+	unsigned char *buf, *es;
+	uint16_t state;
+	uint32_t incompat;
+	time_t now = time(NULL);
+	errcode_t err;
+
+	buf = malloc(bs);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(io, blk, 1, buf);
+	if (err)
+		goto out;
+	es = buf + SUPERBLOCK_OFFSET % bs;
+	incompat = get_le32(es + ES_FEATURE_INCOMPAT);
+	if (has_log(r))
+		put_le32(es + ES_FEATURE_INCOMPAT,
+			 incompat & ~EXT3_FEATURE_INCOMPAT_RECOVER);
+	state = get_le16(es + ES_STATE);
+	if (failed)
+		state &= ~EXT2_VALID_FS;
+	if (fs_error)
+		state |= EXT2_ERROR_FS;
+	put_le16(es + ES_STATE, state);
+	put_le32(es + ES_WTIME, (uint32_t)now);
+	es[ES_WTIME_HI] = (unsigned char)((uint64_t)now >> 32);
+	put_le64(es + ES_KBYTES_WRITTEN, get_le64(es + ES_KBYTES_WRITTEN) +
+		 (r->st.written_bytes >> 10));
+	if (get_le32(es + ES_FEATURE_RO_COMPAT) &
+	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		put_le32(es + ES_CHECKSUM,
+			 ext2fs_crc32c_le(~0U, es, ES_CHECKSUM));
+	err = io_channel_write_blk64(io, blk, 1, buf);
+out:
+	free(buf);
+	return err;
+}
+
+errcode_t recover_replay(recover_t r)
+{
+	unsigned char *raw = r->jsb_raw;
+	int failed, fs_error;
+	errcode_t err;
+
+	if (r->replayed)
+		return RECOVER_ET_ALREADY_DONE;
+	err = recover_scan(r);
+	if (err)
+		return err;
+	if (!recover_needs_recovery(r))
+		return 0;
+	/*
+	 * e2fsck goes on after a failed scan, replays nothing and resets the
+	 * journal; librecover stops unless told to do the same.
+	 */
+	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
+		return r->st.error;
+	if (!r->st.error && r->sb.pub.start) {
+		err = recovery_replay(r);
+		if (err)
+			return err;
+	}
+	r->replayed = 1;
+	if (r->opts.flags & RECOVER_FL_DRY_RUN)
+		return 0;
+	failed = r->st.error || r->st.bad_csum;
+
+	/* The replayed blocks are durable before the journal lets go. */
+	err = io_channel_flush(r->fs->io);
+	if (err)
+		return err;
+	/*
+	 * A dump is only a source of blocks: the file stays as it was, and the
+	 * filesystem's own journal and flags are left as they are.
+	 */
+	if (r->src.kind == RECOVER_SRC_DUMP)
+		return 0;
+	fs_error = reset_journal_super(r, raw, failed);
+	r->st.fs_errors = fs_error;
+	err = jsource_write(&r->src, r->src.sb_block, raw);
+	if (!err && r->src.own_io)
+		err = io_channel_flush(r->src.io);
+	if (!err)
+		err = update_fs_super(r, failed, fs_error);
+	if (!err)
+		err = io_channel_flush(r->fs->io);
+	return err;
+}

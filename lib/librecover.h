@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librecover.h -- offline replay of ext3/ext4 jbd2 journals.
+ *
+ * A recover_t handle is one journal bound to one filesystem.  The usual
+ * sequence is
+ *
+ *	recover_open()			open the filesystem and its journal
+ *	recover_scan()			SCAN: find the log's end, collect revokes
+ *	recover_replay()		REPLAY: write, flush, reset the journal
+ *	recover_close()
+ *
+ * Every function returns 0 or an errcode_t: either one of this library's
+ * RECOVER_ET_* codes (recover_err.h), a libext2fs EXT2_ET_* code, or an errno
+ * value.  error_message() from com_err turns any of them into text.  The
+ * library never prints, never exits and keeps no global state, so several
+ * handles can be open at once.
+ */
+#ifndef LIBRECOVER_H
+#define LIBRECOVER_H
+
+#include <ext2fs/ext2fs.h>
+#include <recover_err.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct recover_struct *recover_t;
+
+/* recover_options.flags */
+#define RECOVER_FL_DRY_RUN	0x0001	/* read and check everything, write nothing */
+#define RECOVER_FL_FORCE	0x0002	/* see recover_open() */
+/*
+ * By default only revoke records that name a block the log also logs are
+ * kept (no other record can cancel anything), so memory follows the number
+ * of logged blocks.  RECOVER_FL_FULL_REVOKE keeps every record, in a table
+ * sized from the count the scan saw, the way the kernel does; the result
+ * is the same.
+ */
+#define RECOVER_FL_FULL_REVOKE	0x0004
+
+enum recover_pass {
+	RECOVER_PASS_SCAN = 1,
+	RECOVER_PASS_REVOKE,
+	RECOVER_PASS_REPLAY,
+};
+
+/*
+ * Progress: called now and then (at most every 64 journal blocks) with the
+ * pass, and how many of its total units are done.  Units are journal blocks
+ * for SCAN and REVOKE and logged blocks for REPLAY.
+ */
+typedef void (*recover_progress_fn)(void *data, enum recover_pass pass,
+				    unsigned long long done,
+				    unsigned long long total);
+
+struct recover_options {
+	unsigned int	flags;
+	/*
+	 * The journal, when it is not the filesystem's own internal journal:
+	 * an external journal device (its UUID must match the filesystem's
+	 * s_journal_uuid) or a saved dump of a journal (the journal inode's
+	 * contents in logical order).  NULL: the journal the filesystem names.
+	 */
+	const char	*journal_path;
+	recover_progress_fn progress;
+	void		*progress_data;
+};
+
+/* Where the journal came from. */
+enum recover_source {
+	RECOVER_SRC_INODE = 1,	/* the filesystem's journal inode */
+	RECOVER_SRC_DEVICE,	/* an external journal device */
+	RECOVER_SRC_DUMP,	/* a saved journal dump file */
+};
+
+/* The journal superblock, decoded. */
+struct recover_super {
+	int		version;	/* 1 or 2 */
+	unsigned int	blocksize;
+	unsigned int	maxlen;		/* s_maxlen: blocks in the journal */
+	unsigned int	first;		/* s_first: first log block */
+	unsigned int	sequence;	/* s_sequence: first tid expected */
+	unsigned int	start;		/* s_start: 0 means nothing to replay */
+	int		errnum;		/* s_errno */
+	unsigned int	feature_compat;
+	unsigned int	feature_incompat;
+	unsigned int	feature_ro_compat;
+	unsigned char	uuid[16];
+	unsigned int	nr_users;
+	unsigned int	num_fc_blocks;	/* fast-commit area, 0 without it */
+	enum recover_source source;
+};
+
+/*
+ * Why the scan stopped.  The log is valid up to (not including) end_tid.
+ */
+enum recover_end {
+	RECOVER_END_NONE = 0,	/* nothing to scan (s_start == 0) */
+	RECOVER_END_NO_MAGIC,	/* a block without the jbd2 magic */
+	RECOVER_END_SEQUENCE,	/* a block of another tid */
+	RECOVER_END_BLOCKTYPE,	/* an unknown block type */
+	RECOVER_END_COMMIT_CSUM, /* a commit block failed its checksum */
+	RECOVER_END_STALE,	/* a checksum failure in an older transaction */
+	RECOVER_END_READ,	/* a logged block could not be read */
+	RECOVER_END_ERROR,	/* the scan failed: see recover_stats.error */
+};
+
+struct recover_stats {
+	unsigned int	first_tid;	/* s_sequence */
+	unsigned int	end_tid;	/* first tid not replayed */
+	unsigned long long transactions; /* committed transactions replayed */
+	unsigned long long log_blocks;	/* journal blocks the scan walked */
+	unsigned long long descriptor_blocks;
+	unsigned long long revoke_blocks;
+	unsigned long long logged_blocks; /* tags in transactions replayed */
+	unsigned long long revoke_records; /* in transactions replayed */
+	unsigned long long revoke_kept;	/* records held in the revoke table */
+	unsigned long long replayed;	/* blocks written (or, dry run, to write) */
+	unsigned long long revoked;	/* copies a revoke record cancelled */
+	unsigned long long bad_csum;	/* copies skipped: data checksum failed */
+	unsigned long long read_bytes;	/* bytes read from the journal */
+	unsigned long long written_bytes; /* bytes written to the filesystem */
+	unsigned long long table_bytes;	/* peak bytes of the revoke table */
+	enum recover_end end_reason;
+	int		failed_commit;	/* nonzero: commit of failed_tid was bad */
+	unsigned int	failed_tid;
+	int		needs_recovery;	/* the filesystem's needs_recovery flag */
+	int		fs_errors;	/* replay marked the filesystem as having
+					 * errors (a corrupt commit block, or a
+					 * journal error in s_errno) */
+	/*
+	 * Nonzero when recovery itself failed the way e2fsck's does (an I/O
+	 * error in the log, a checksum error inside a committed transaction,
+	 * a corrupt revoke block): recover_replay() then writes what e2fsck
+	 * would and leaves the filesystem marked as not clean.
+	 */
+	errcode_t	error;
+};
+
+/*
+ * recover_open - open a filesystem (device or image path) and its journal.
+ * Refuses a mounted filesystem (RECOVER_ET_MOUNTED) and a journal with
+ * fast-commit data (RECOVER_ET_FAST_COMMIT); with RECOVER_FL_FORCE, a dump
+ * whose UUID does not match the filesystem is accepted.
+ * Returns: 0 and *ret set, or an error code (nothing allocated).
+ */
+errcode_t recover_open(const char *device, const struct recover_options *opts,
+		       recover_t *ret);
+
+/*
+ * recover_scan - the SCAN pass (and the REVOKE pass): walk the log from
+ * s_start, find the last transaction with a valid commit block, collect the
+ * revoke records and check every tag.  Writes nothing.
+ * Returns: 0 (see recover_get_stats() for what was found, including
+ * recovery failures e2fsck would report), or an operational error.
+ */
+errcode_t recover_scan(recover_t r);
+
+/*
+ * recover_replay - the REPLAY pass and the superblock updates, in the order
+ * e2fsck uses: replayed blocks, a flush, the journal superblock (s_start 0),
+ * the filesystem superblock (needs_recovery cleared), a flush.  With
+ * RECOVER_FL_DRY_RUN, counts what would be written and writes nothing.
+ * Calls recover_scan() first when it has not run.
+ * Returns: 0, or an error code; RECOVER_ET_TAG_PAST_END when a tag to be
+ * replayed names a block past the end of the filesystem (nothing written).
+ */
+errcode_t recover_replay(recover_t r);
+
+/* recover_needs_recovery - 1 when the journal has anything to replay, the
+ * filesystem is flagged as needing recovery, or the journal holds an error
+ * (s_errno) to carry into the filesystem, else 0. */
+int recover_needs_recovery(recover_t r);
+
+/* recover_get_super - the journal superblock as read at open. */
+void recover_get_super(recover_t r, struct recover_super *sb);
+
+/* recover_get_stats - counters of the passes run so far. */
+void recover_get_stats(recover_t r, struct recover_stats *st);
+
+/* recover_close - release everything; safe with NULL. */
+void recover_close(recover_t r);
+
+/* recover_version - the library's version string. */
+const char *recover_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBRECOVER_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librecoverP.h -- declarations shared between librecover's sources.
+ */
+#ifndef LIBRECOVERP_H
+#define LIBRECOVERP_H
+
+#include <stdint.h>
+
+#include "librecover.h"
+#include "jbd2_fs.h"
+#include "rtable.h"
+
+/* ---- journal superblock and block decoding (jbd2.c) ---------------------- */
+
+/* The journal superblock, decoded, with the geometry derived from it. */
+struct jsuper {
+	struct recover_super pub;
+	uint32_t	last;		/* end of the normal log (exclusive) */
+	unsigned int	tag_bytes;	/* size of one descriptor tag */
+	unsigned int	tail;		/* checksum tail of descriptor/revoke */
+	unsigned int	revoke_rec;	/* bytes per revoke record: 4 or 8 */
+	int		csum_v1;	/* COMPAT_CHECKSUM */
+	int		csum_v2, csum_v3;
+	int		has_64bit;
+	int		async_commit;
+	uint32_t	csum_seed;	/* crc32c of the uuid (v2/v3) */
+};
+
+errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
+			    struct jsuper *sb);
+errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks);
+uint32_t jbd2_super_csum(const unsigned char *buf);
+void jbd2_super_set_csum(const struct jsuper *sb, unsigned char *buf);
+
+/* One decoded descriptor tag. */
+struct jbd2_tag {
+	uint64_t	blocknr;
+	uint32_t	csum;		/* as stored: 16 bits for v2, 32 for v3 */
+	uint16_t	flags;
+};
+
+/*
+ * Iterate over a descriptor block's tags the way the kernel counts them:
+ * stops at LAST_TAG or when the next tag would not fit before the tail.
+ * *pos starts at 0; returns 1 with *tag filled, or 0 when done.
+ */
+int jbd2_next_tag(const struct jsuper *sb, const unsigned char *blk,
+		  unsigned int *pos, struct jbd2_tag *tag);
+
+int jbd2_block_csum_ok(const struct jsuper *sb, const unsigned char *blk);
+int jbd2_commit_csum_ok(const struct jsuper *sb, const unsigned char *blk);
+int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
+		      const unsigned char *data, uint32_t stored);
+
+/* Bytes of a revoke block's records, or RECOVER_ET_REVOKE_COUNT. */
+errcode_t jbd2_revoke_extent(const struct jsuper *sb, const unsigned char *blk,
+			     unsigned int *end);
+
+static inline uint64_t jbd2_revoke_record(const struct jsuper *sb,
+					  const unsigned char *blk,
+					  unsigned int off)
+{
+	return sb->revoke_rec == 8 ? get_be64(blk + off) : get_be32(blk + off);
+}
+
+/* Next log block after blk, wrapping from the log's end back to s_first. */
+static inline uint32_t jbd2_log_next(const struct jsuper *sb, uint32_t blk)
+{
+	blk++;
+	return blk >= sb->last ? sb->pub.first : blk;
+}
+
+/* ---- journal sources (source.c) ----------------------------------------- */
+
+struct jrun {
+	uint64_t	lblk;		/* first journal block of the run */
+	uint64_t	pblk;		/* where it lives on the device */
+	uint64_t	len;
+};
+
+struct jsource {
+	enum recover_source kind;
+	io_channel	io;		/* device holding the journal */
+	int		own_io;		/* io is ours to close */
+	struct jrun	*runs;		/* journal inode's block map */
+	size_t		nruns;
+	uint64_t	blocks;		/* journal blocks available */
+	uint64_t	sb_block;	/* journal block of the superblock */
+	unsigned int	blocksize;
+	unsigned long long read_bytes;
+};
+
+errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
+errcode_t jsource_open_path(struct jsource *s, const char *path,
+			    io_manager manager, unsigned int blocksize,
+			    int rw);
+errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
+		       void *buf);
+errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
+void jsource_close(struct jsource *s);
+
+/*
+ * A read-ahead window over the journal: the passes ask for one block at a
+ * time, the window reads large runs.  Chunks never cross the log's end.
+ */
+struct jreader {
+	struct jsource	*src;
+	unsigned char	*buf;
+	uint64_t	start;		/* first block in buf */
+	unsigned int	count;		/* blocks in buf */
+	unsigned int	cap;		/* buf capacity in blocks */
+	uint32_t	limit;		/* never read at or past this block */
+};
+
+errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit);
+errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p);
+void jreader_free(struct jreader *r);
+
+/* ---- target: batched writes to the filesystem (target.c) --------------- */
+
+struct target {
+	io_channel	io;
+	unsigned int	blocksize;
+	int		dry_run;
+	unsigned char	*buf;
+	uint64_t	first;		/* fs block of buf[0] */
+	unsigned int	count;		/* blocks pending */
+	unsigned int	cap;
+	unsigned long long written_bytes;
+};
+
+errcode_t target_init(struct target *t, io_channel io, unsigned int blocksize,
+		      int dry_run);
+errcode_t target_write(struct target *t, uint64_t blk, const unsigned char *data,
+		       int escape);
+errcode_t target_flush(struct target *t);
+void target_free(struct target *t);
+
+/* ---- recovery (recovery.c) --------------------------------------------- */
+
+/* A tag kept by the scan for the replay pass. */
+struct jtag {
+	uint64_t	fsblk;
+	uint32_t	jblk;		/* journal block holding the data */
+	uint32_t	tid;
+	uint32_t	csum;
+	uint16_t	flags;
+};
+
+struct recover_struct {
+	ext2_filsys	fs;
+	char		*device;
+	struct recover_options opts;
+	char		*journal_path;
+	struct jsource	src;
+	unsigned char	*jsb_raw;	/* journal superblock block, as read */
+	struct jsuper	sb;
+	int		scanned, replayed;
+	int		needs_recovery;	/* filesystem flag at open */
+
+	struct jtag	*tags;
+	size_t		ntags, tags_cap;
+	uint32_t	*revoke_at;	/* RECOVER_FL_FULL_REVOKE: revoke blocks */
+	uint32_t	*revoke_tid;
+	size_t		nrevoke_at, revoke_at_cap;
+	struct rtable	rt;
+	struct recover_stats st;
+};
+
+errcode_t recovery_scan(struct recover_struct *r);
+errcode_t recovery_replay(struct recover_struct *r);
+
+#endif /* LIBRECOVERP_H */

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * recovery.c -- the passes, with the kernel's (and e2fsck's) semantics.
+ *
+ * SCAN walks the log once from s_start, in large sequential reads: it finds
+ * the last transaction with a valid commit block, keeps every tag, and
+ * (by default) applies each committed transaction's revoke records as soon
+ * as its commit block is seen.  A record can only cancel copies logged at
+ * its own tid or earlier, and all of those are known by then, so records
+ * naming a block the log never logged are dropped on the spot: the revoke
+ * table holds one entry per logged block, whatever the revoke count.
+ *
+ * With RECOVER_FL_FULL_REVOKE a separate REVOKE pass re-reads the revoke
+ * blocks of the committed transactions into a table holding every record,
+ * presized from the count SCAN saw.
+ *
+ * REPLAY writes, in log order, every logged copy whose transaction is
+ * replayed, that no revoke record cancels, and whose data checksum holds.
+ *
+ * Block reads per pass: SCAN reads each descriptor, revoke and commit block
+ * once (data blocks only when COMPAT_CHECKSUM needs them, or when they
+ * share a read-ahead chunk); REVOKE (full table only) re-reads the revoke
+ * blocks; REPLAY reads each replayed data block once.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "librecoverP.h"
+
+#define PROGRESS_EVERY	64
+
+/* The revoke records of the transaction being scanned, until its commit. */
+struct pending {
+	uint64_t	*blk;
+	size_t		n, cap;
+};
+
+struct scan {
+	struct recover_struct *r;
+	struct jreader	rd;
+	struct pending	pend;
+	uint32_t	blk;		/* next log block */
+	uint32_t	tid;		/* tid expected next */
+	uint32_t	crc32_sum;	/* COMPAT_CHECKSUM, per transaction */
+	int		need_check_commit_time;
+	uint64_t	last_commit_time;
+	int		end_set;
+	size_t		txn_tags;	/* tags[] index where this txn starts */
+	size_t		txn_revoke_at;	/* revoke_at[] index, likewise */
+	unsigned long long txn_revoke_records;
+	errcode_t	txn_revoke_err;	/* a bad r_count in this transaction */
+	unsigned long long txn_blocks;	/* blocks walked in this txn */
+	int		stop;		/* end the scan at this transaction */
+	unsigned char	*desc;		/* copy of the descriptor being summed */
+	unsigned long long log_len;
+};
+
+static void progress(struct recover_struct *r, enum recover_pass pass,
+		     unsigned long long done, unsigned long long total)
+{
+	if (r->opts.progress && (done % PROGRESS_EVERY == 0 || done == total))
+		r->opts.progress(r->opts.progress_data, pass, done, total);
+}
+
+static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
+			 uint32_t jblk)
+{
+	struct recover_struct *r = s->r;
+	struct jtag *t;
+	errcode_t err;
+
+	err = grow((void **)&r->tags, &r->tags_cap, r->ntags + 1,
+		   sizeof(*r->tags));
+	if (err)
+		return err;
+	t = &r->tags[r->ntags++];
+	t->fsblk = tag->blocknr;
+	t->jblk = jblk;
+	t->tid = s->tid;
+	t->csum = tag->csum;
+	t->flags = tag->flags;
+
+	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
+		uint32_t *slot;
+		int added;
+
+		/*
+		 * tid - 1 reads as "no revoke": a record cancels a copy at T
+		 * only when its tid is T or later, and any record that could
+		 * cancel one of this block's copies will raise the value.
+		 */
+		err = rtable_add(&r->rt, tag->blocknr, s->tid - 1, &slot,
+				 &added);
+	}
+	return err;
+}
+
+static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk)
+{
+	struct recover_struct *r = s->r;
+	const struct jsuper *sb = &r->sb;
+	const unsigned char *data;
+	struct jbd2_tag tag;
+	unsigned int pos = 0;
+	int sum = 0;
+	errcode_t err;
+
+	r->st.descriptor_blocks++;
+	if (!jbd2_block_csum_ok(sb, blk))
+		s->need_check_commit_time = 1;
+	/* COMPAT_CHECKSUM covers descriptors and data, as stored in the log. */
+	if (sb->csum_v1 && !s->need_check_commit_time && !s->end_set) {
+		s->crc32_sum = ext2fs_crc32_be(s->crc32_sum, blk,
+					       sb->pub.blocksize);
+		/* Reading the data may move the window under blk. */
+		memcpy(s->desc, blk, sb->pub.blocksize);
+		blk = s->desc;
+		sum = 1;
+	}
+	while (jbd2_next_tag(sb, blk, &pos, &tag)) {
+		err = add_tag(s, &tag, s->blk);
+		if (err)
+			return err;
+		if (sum) {
+			/* The kernel ends the scan where it cannot read. */
+			if (jreader_get(&s->rd, s->blk, &data)) {
+				s->stop = 1;
+				return 0;
+			}
+			s->crc32_sum = ext2fs_crc32_be(s->crc32_sum, data,
+						       sb->pub.blocksize);
+		}
+		s->blk = jbd2_log_next(sb, s->blk);
+		s->txn_blocks++;
+		r->st.log_blocks++;
+	}
+	return 0;
+}
+
+static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
+			     uint32_t at)
+{
+	struct recover_struct *r = s->r;
+	const struct jsuper *sb = &r->sb;
+	unsigned int off, end;
+	errcode_t err;
+
+	r->st.revoke_blocks++;
+	if (!jbd2_block_csum_ok(sb, blk))
+		s->need_check_commit_time = 1;
+	err = jbd2_revoke_extent(sb, blk, &end);
+	if (err) {
+		/* Only an error if this transaction turns out committed. */
+		s->txn_revoke_err = err;
+		return 0;
+	}
+	for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
+	     off += sb->revoke_rec)
+		s->txn_revoke_records++;
+
+	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
+		size_t n = r->nrevoke_at;
+
+		err = grow((void **)&r->revoke_at, &r->revoke_at_cap, n + 1,
+			   sizeof(*r->revoke_at));
+		if (err)
+			return err;
+		r->revoke_at[r->nrevoke_at++] = at;
+		return 0;
+	}
+	for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
+	     off += sb->revoke_rec) {
+		err = grow((void **)&s->pend.blk, &s->pend.cap, s->pend.n + 1,
+			   sizeof(*s->pend.blk));
+		if (err)
+			return err;
+		s->pend.blk[s->pend.n++] = jbd2_revoke_record(sb, blk, off);
+	}
+	return 0;
+}
+
+/* The transaction s->tid has a good commit block and is replayed. */
+static errcode_t commit_txn(struct scan *s)
+{
+	struct recover_struct *r = s->r;
+	size_t i;
+
+	if (s->txn_revoke_err) {
+		r->st.error = s->txn_revoke_err;
+		return 0;
+	}
+	for (i = 0; i < s->pend.n; i++) {
+		uint32_t *v = rtable_find(&r->rt, s->pend.blk[i]);
+
+		if (v && tid_gt(s->tid, *v))
+			*v = s->tid;
+	}
+	r->st.transactions++;
+	r->st.revoke_records += s->txn_revoke_records;
+	r->st.logged_blocks += r->ntags - s->txn_tags;
+	s->txn_tags = r->ntags;
+	s->txn_revoke_at = r->nrevoke_at;
+	return 0;
+}
+
+/* Forget what the transaction being scanned added: it is not replayed. */
+static void drop_txn(struct scan *s)
+{
+	s->r->ntags = s->txn_tags;
+	s->r->nrevoke_at = s->txn_revoke_at;
+}
+
+static void next_txn(struct scan *s)
+{
+	s->pend.n = 0;
+	s->txn_revoke_records = 0;
+	s->txn_revoke_err = 0;
+	s->txn_blocks = 0;
+	s->txn_tags = s->r->ntags;
+	s->txn_revoke_at = s->r->nrevoke_at;
+	s->tid++;
+}
+
+/*
+ * A commit block.  Returns 1 to go on scanning, 0 to stop.  Mirrors the
+ * kernel's order of checks: a checksum failure seen earlier in this
+ * transaction is judged by the commit time (older: stale blocks from a
+ * previous use of the journal, the log ends; otherwise the journal is
+ * corrupt), then COMPAT_CHECKSUM, then the v2/v3 commit checksum.
+ */
+static int scan_commit(struct scan *s, const unsigned char *blk)
+{
+	struct recover_struct *r = s->r;
+	const struct jsuper *sb = &r->sb;
+	uint64_t commit_time = get_be64(blk + COMMIT_SEC);
+	int bad = 0;
+
+	if (s->need_check_commit_time) {
+		if (commit_time >= s->last_commit_time) {
+			r->st.error = RECOVER_ET_BAD_CSUM_TXN;
+			r->st.end_reason = RECOVER_END_ERROR;
+			return 0;
+		}
+		r->st.end_reason = RECOVER_END_STALE;
+		return 0;
+	}
+	if (sb->csum_v1) {
+		uint32_t found = get_be32(blk + COMMIT_CHKSUM);
+		unsigned int type = blk[COMMIT_CHKSUM_TYPE];
+		unsigned int size = blk[COMMIT_CHKSUM_SIZE];
+
+		if (s->end_set) {
+			r->st.failed_commit = 1;
+			r->st.failed_tid = r->st.end_tid;
+			return 0;
+		}
+		if (!((found == s->crc32_sum && type == JBD2_CRC32_CHKSUM &&
+		       size == JBD2_CRC32_CHKSUM_SIZE) ||
+		      (type == 0 && size == 0 && found == 0)))
+			bad = 1;
+		else
+			s->crc32_sum = ~0U;
+	}
+	if (bad || !jbd2_commit_csum_ok(sb, blk)) {
+		if (commit_time < s->last_commit_time) {
+			r->st.end_reason = RECOVER_END_STALE;
+			return 0;
+		}
+		if (!s->end_set) {
+			s->end_set = 1;
+			r->st.end_tid = s->tid;
+			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
+		}
+		if (!sb->async_commit) {
+			r->st.failed_commit = 1;
+			r->st.failed_tid = s->tid;
+			return 0;
+		}
+	}
+	s->last_commit_time = commit_time;
+	return 1;
+}
+
+static errcode_t scan_log(struct scan *s)
+{
+	struct recover_struct *r = s->r;
+	const struct jsuper *sb = &r->sb;
+	const unsigned char *blk;
+	errcode_t err;
+	uint32_t type, at;
+
+	for (;;) {
+		if (s->txn_blocks > s->log_len)
+			return RECOVER_ET_LOG_LOOP;
+		progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
+		err = jreader_get(&s->rd, s->blk, &blk);
+		if (err) {
+			/* An unreadable log block fails recovery, as in e2fsck. */
+			r->st.error = RECOVER_ET_LOG_IO;
+			r->st.end_reason = RECOVER_END_ERROR;
+			return 0;
+		}
+		if (get_be32(blk + JBD2_HDR_MAGIC) != JBD2_MAGIC) {
+			r->st.end_reason = RECOVER_END_NO_MAGIC;
+			return 0;
+		}
+		if (get_be32(blk + JBD2_HDR_SEQUENCE) != s->tid) {
+			r->st.end_reason = RECOVER_END_SEQUENCE;
+			return 0;
+		}
+		at = s->blk;
+		s->blk = jbd2_log_next(sb, s->blk);
+		s->txn_blocks++;
+		r->st.log_blocks++;
+		type = get_be32(blk + JBD2_HDR_BLOCKTYPE);
+		switch (type) {
+		case JBD2_DESCRIPTOR_BLOCK:
+			err = scan_descriptor(s, blk);
+			if (err)
+				return err;
+			if (s->stop) {
+				r->st.end_reason = RECOVER_END_READ;
+				return 0;
+			}
+			break;
+		case JBD2_REVOKE_BLOCK:
+			err = scan_revoke(s, blk, at);
+			if (err)
+				return err;
+			break;
+		case JBD2_COMMIT_BLOCK: {
+			int replayed = !s->end_set;
+
+			if (!scan_commit(s, blk))
+				return 0;
+			if (replayed && !s->end_set) {
+				err = commit_txn(s);
+				if (err)
+					return err;
+			} else {
+				drop_txn(s);
+			}
+			next_txn(s);
+			break;
+		}
+		default:
+			r->st.end_reason = RECOVER_END_BLOCKTYPE;
+			return 0;
+		}
+	}
+}
+
+/* The REVOKE pass of RECOVER_FL_FULL_REVOKE: every record into the table. */
+static errcode_t revoke_pass(struct recover_struct *r, struct jreader *rd)
+{
+	const struct jsuper *sb = &r->sb;
+	const unsigned char *blk;
+	unsigned int off, end;
+	size_t i;
+	errcode_t err;
+
+	rtable_free(&r->rt);
+	err = rtable_init(&r->rt, r->st.revoke_records);
+	if (err)
+		return err;
+	for (i = 0; i < r->nrevoke_at; i++) {
+		progress(r, RECOVER_PASS_REVOKE, i + 1, r->nrevoke_at);
+		err = jreader_get(rd, r->revoke_at[i], &blk);
+		if (err)
+			return err;
+		err = jbd2_revoke_extent(sb, blk, &end);
+		if (err)
+			return err;
+		for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
+		     off += sb->revoke_rec) {
+			err = rtable_revoke(&r->rt, jbd2_revoke_record(sb, blk, off),
+					    get_be32(blk + JBD2_HDR_SEQUENCE));
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+errcode_t recovery_scan(struct recover_struct *r)
+{
+	struct scan s;
+	errcode_t err;
+
+	memset(&s, 0, sizeof(s));
+	s.r = r;
+	r->st.first_tid = r->sb.pub.sequence;
+	r->st.end_tid = r->sb.pub.sequence;
+	if (!r->sb.pub.start) {
+		r->scanned = 1;
+		return 0;
+	}
+	s.blk = r->sb.pub.start;
+	s.tid = r->sb.pub.sequence;
+	s.crc32_sum = ~0U;
+	s.log_len = r->sb.last - r->sb.pub.first;
+	s.desc = malloc(r->sb.pub.blocksize);
+	if (!s.desc)
+		return ENOMEM;
+	err = jreader_init(&s.rd, &r->src, r->sb.last);
+	if (err)
+		goto out;
+	err = scan_log(&s);
+	if (err)
+		goto out;
+	/* Tags and revoke blocks past the last replayed transaction go. */
+	drop_txn(&s);
+	if (!s.end_set)
+		r->st.end_tid = s.tid;
+	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
+		err = revoke_pass(r, &s.rd);
+	r->st.revoke_kept = rtable_count(&r->rt);
+	r->st.table_bytes = rtable_bytes(&r->rt);
+	r->scanned = 1;
+out:
+	free(s.pend.blk);
+	free(s.desc);
+	jreader_free(&s.rd);
+	return err;
+}
+
+static int revoked(const struct recover_struct *r, const struct jtag *t)
+{
+	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
+
+	return v && tid_geq(*v, t->tid);
+}
+
+/* Tags naming a block past the filesystem's end are refused up front. */
+static errcode_t check_tags(const struct recover_struct *r)
+{
+	blk64_t end = ext2fs_blocks_count(r->fs->super);
+	size_t i;
+
+	for (i = 0; i < r->ntags; i++)
+		if (r->tags[i].fsblk >= end && !revoked(r, &r->tags[i]))
+			return RECOVER_ET_TAG_PAST_END;
+	return 0;
+}
+
+errcode_t recovery_replay(struct recover_struct *r)
+{
+	const struct jsuper *sb = &r->sb;
+	const unsigned char *data;
+	struct jreader rd;
+	struct target t;
+	size_t i;
+	errcode_t err;
+
+	err = check_tags(r);
+	if (err)
+		return err;
+	err = jreader_init(&rd, &r->src, sb->last);
+	if (err)
+		return err;
+	err = target_init(&t, r->fs->io, sb->pub.blocksize,
+			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
+	if (err)
+		goto out;
+	for (i = 0; i < r->ntags; i++) {
+		const struct jtag *tag = &r->tags[i];
+
+		progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
+		if (revoked(r, tag)) {
+			r->st.revoked++;
+			continue;
+		}
+		err = jreader_get(&rd, tag->jblk, &data);
+		if (err) {
+			/* As the kernel does: go on, report at the end. */
+			r->st.error = RECOVER_ET_LOG_IO;
+			continue;
+		}
+		if (!jbd2_data_csum_ok(sb, tag->tid, data, tag->csum)) {
+			r->st.bad_csum++;
+			continue;
+		}
+		err = target_write(&t, tag->fsblk, data,
+				   tag->flags & JBD2_FLAG_ESCAPE);
+		if (err)
+			goto out;
+		r->st.replayed++;
+	}
+	err = target_flush(&t);
+out:
+	r->st.written_bytes = t.written_bytes;
+	r->st.read_bytes = r->src.read_bytes;
+	target_free(&t);
+	jreader_free(&rd);
+	return err;
+}

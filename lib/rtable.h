@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rtable.h -- the revoke table: block number -> tid.
+ *
+ * Open addressing with linear probing over two flat arrays (keys, values), a
+ * power-of-two number of slots and a 64-bit mixer in front (block numbers
+ * arrive in runs; without mixing, runs become long probe chains).
+ *
+ * Memory: 12 bytes a slot (8 key + 4 value).  The table never lets the load
+ * pass 3/4, so it costs 16 bytes a record at its fullest and 32 just after
+ * doubling.  rtable_init() sizes it from an expected count (the count the
+ * scan pass saw) so that the count fits without any growth; a table given a
+ * low or zero estimate still doubles as needed.
+ *
+ * Nothing is ever deleted, so no tombstones are needed.  The key
+ * UINT64_MAX marks an empty slot; a real block number UINT64_MAX (only a
+ * corrupt revoke record can name it) is kept aside in its own field.
+ *
+ * Values are tids; rtable_revoke() keeps the later of two tids by the
+ * wrap-aware comparison, never by a plain max.
+ */
+#ifndef RTABLE_H
+#define RTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ext2fs/ext2fs.h>
+
+struct rtable {
+	uint64_t	*keys;
+	uint32_t	*vals;
+	size_t		mask;		/* slots - 1 */
+	size_t		count;		/* keys held, the special one included */
+	size_t		limit;		/* grow when count reaches this */
+	int		has_special;	/* key UINT64_MAX present */
+	uint32_t	special_val;
+};
+
+errcode_t rtable_init(struct rtable *t, size_t expected);
+void rtable_free(struct rtable *t);
+
+/* The value slot of key, or NULL when key is absent. */
+uint32_t *rtable_find(const struct rtable *t, uint64_t key);
+
+/*
+ * The value slot of key; an absent key is added with value val and *added
+ * set.  The pointer is valid until the next call that may add a key.
+ */
+errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
+		     uint32_t **slot, int *added);
+
+/* Record "key revoked at tid", keeping the later tid if key is present. */
+errcode_t rtable_revoke(struct rtable *t, uint64_t key, uint32_t tid);
+
+static inline size_t rtable_count(const struct rtable *t)
+{
+	return t->count;
+}
+
+/* Bytes the table holds now. */
+static inline size_t rtable_bytes(const struct rtable *t)
+{
+	return t->keys ? (t->mask + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0;
+}
+
+#endif /* RTABLE_H */

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * source.c -- where journal blocks come from: the journal inode (mapped once
+ * into runs), an external journal device, or a saved dump file; and the
+ * read-ahead window the passes read through.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "librecoverP.h"
+
+/* Large enough that a pass over the log is a few big sequential reads. */
+#define READ_CHUNK	(2U << 20)
+
+struct map_ctx {
+	struct jsource	*s;
+	size_t		cap;
+	errcode_t	err;
+};
+
+static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		     blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct map_ctx *m = priv;
+	struct jsource *s = m->s;
+	struct jrun *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
+
+	(void)fs;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (blockcnt < 0)
+		return 0;
+	if (last && last->lblk + last->len == (uint64_t)blockcnt &&
+	    last->pblk + last->len == *blocknr) {
+		last->len++;
+		return 0;
+	}
+	if (s->nruns == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		struct jrun *runs = realloc(s->runs, cap * sizeof(*runs));
+
+		if (!runs) {
+			m->err = ENOMEM;
+			return BLOCK_ABORT;
+		}
+		s->runs = runs;
+		m->cap = cap;
+	}
+	s->runs[s->nruns].lblk = (uint64_t)blockcnt;
+	s->runs[s->nruns].pblk = *blocknr;
+	s->runs[s->nruns].len = 1;
+	s->nruns++;
+	return 0;
+}
+
+errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
+{
+	struct ext2_inode inode;
+	struct map_ctx m = { .s = s };
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	errcode_t err;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = RECOVER_SRC_INODE;
+	s->io = fs->io;
+	s->blocksize = fs->blocksize;
+	if (!ino)
+		return RECOVER_ET_NO_JOURNAL;
+	err = ext2fs_read_inode(fs, ino, &inode);
+	if (err)
+		return err;
+	err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
+				    BLOCK_FLAG_DATA_ONLY, NULL, map_block, &m);
+	if (!err)
+		err = m.err;
+	if (err)
+		return err;
+	s->blocks = EXT2_I_SIZE(&inode) / fs->blocksize;
+	return 0;
+}
+
+/*
+ * An external journal device carries an ext2 superblock with the
+ * journal_dev feature; anything else is taken as a dump file.
+ */
+errcode_t jsource_open_path(struct jsource *s, const char *path,
+			    io_manager manager, unsigned int blocksize,
+			    int rw)
+{
+	unsigned char sb[SUPERBLOCK_SIZE];
+	blk64_t size;
+	errcode_t err;
+
+	memset(s, 0, sizeof(*s));
+	s->blocksize = blocksize;
+	err = manager->open(path, (rw ? IO_FLAG_RW : 0) | IO_FLAG_EXCLUSIVE, &s->io);
+	if (err == EBUSY || err == EEXIST)
+		return RECOVER_ET_MOUNTED;
+	if (err)
+		return err;
+	s->own_io = 1;
+	err = io_channel_set_blksize(s->io, SUPERBLOCK_OFFSET);
+	if (!err)
+		err = io_channel_read_blk64(s->io, 1, -SUPERBLOCK_SIZE, sb);
+	if (err && err != EXT2_ET_SHORT_READ)
+		goto fail;
+	if (!err && get_le16(sb + 0x38) == EXT2_SUPER_MAGIC &&
+	    (get_le32(sb + 0x60) & EXT3_FEATURE_INCOMPAT_JOURNAL_DEV)) {
+		s->kind = RECOVER_SRC_DEVICE;
+		s->sb_block = ext2fs_journal_sb_start(blocksize);
+		s->blocks = get_le32(sb + 0x04);
+		if (get_le32(sb + 0x60) & EXT4_FEATURE_INCOMPAT_64BIT)
+			s->blocks |= (uint64_t)get_le32(sb + 0x150) << 32;
+	} else {
+		s->kind = RECOVER_SRC_DUMP;
+		s->sb_block = 0;
+		err = ext2fs_get_device_size2(path, blocksize, &size);
+		if (err)
+			goto fail;
+		s->blocks = size;
+	}
+	err = io_channel_set_blksize(s->io, blocksize);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	jsource_close(s);
+	return err;
+}
+
+/* Map journal block blk to the device; *n is capped at the run's end. */
+static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		     unsigned int *n)
+{
+	size_t lo = 0, hi = s->nruns;
+
+	if (blk >= s->blocks)
+		return RECOVER_ET_JOURNAL_SHORT;
+	if (s->kind != RECOVER_SRC_INODE) {
+		*pblk = blk;
+		if (*n > s->blocks - blk)
+			*n = (unsigned int)(s->blocks - blk);
+		return 0;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct jrun *r = &s->runs[mid];
+
+		if (blk < r->lblk) {
+			hi = mid;
+		} else if (blk >= r->lblk + r->len) {
+			lo = mid + 1;
+		} else {
+			*pblk = r->pblk + (blk - r->lblk);
+			if (*n > r->lblk + r->len - blk)
+				*n = (unsigned int)(r->lblk + r->len - blk);
+			return 0;
+		}
+	}
+	/* A hole in the journal inode. */
+	return RECOVER_ET_JOURNAL_SHORT;
+}
+
+errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
+		       void *buf)
+{
+	unsigned char *p = buf;
+	uint64_t pblk;
+	unsigned int n;
+	errcode_t err;
+
+	while (count) {
+		n = count;
+		err = map(s, blk, &pblk, &n);
+		if (err)
+			return err;
+		err = io_channel_read_blk64(s->io, pblk, (int)n, p);
+		if (err)
+			return err;
+		s->read_bytes += (unsigned long long)n * s->blocksize;
+		p += (size_t)n * s->blocksize;
+		blk += n;
+		count -= n;
+	}
+	return 0;
+}
+
+errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf)
+{
+	uint64_t pblk;
+	unsigned int n = 1;
+	errcode_t err;
+
+	err = map(s, blk, &pblk, &n);
+	if (err)
+		return err;
+	return io_channel_write_blk64(s->io, pblk, 1, buf);
+}
+
+void jsource_close(struct jsource *s)
+{
+	if (s->own_io && s->io)
+		io_channel_close(s->io);
+	free(s->runs);
+	memset(s, 0, sizeof(*s));
+}
+
+errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit)
+{
+	memset(r, 0, sizeof(*r));
+	r->src = src;
+	r->limit = limit;
+	r->cap = READ_CHUNK / src->blocksize;
+	if (!r->cap)
+		r->cap = 1;
+	r->buf = malloc((size_t)r->cap * src->blocksize);
+	return r->buf ? 0 : ENOMEM;
+}
+
+errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p)
+{
+	unsigned int n;
+	errcode_t err;
+
+	if (blk < r->start || blk >= r->start + r->count) {
+		n = r->cap;
+		if (blk >= r->limit)
+			return RECOVER_ET_JOURNAL_SHORT;
+		if (n > r->limit - blk)
+			n = r->limit - blk;
+		r->count = 0;
+		err = jsource_read(r->src, blk, n, r->buf);
+		/* A bad block in a large read: retry just the one asked for. */
+		if (err && n > 1) {
+			n = 1;
+			err = jsource_read(r->src, blk, n, r->buf);
+		}
+		if (err)
+			return err;
+		r->start = blk;
+		r->count = n;
+	}
+	*p = r->buf + (size_t)(blk - r->start) * r->src->blocksize;
+	return 0;
+}
+
+void jreader_free(struct jreader *r)
+{
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# flags.sh --- the superblock flags around the log:
+#   needs-recovery-empty     needs_recovery set, journal empty (s_start = 0):
+#                            nothing to replay, but e2fsck clears the flag
+#                            and resets the journal superblock (exit 1)
+#   needs-recovery-replayed  the same over an old, already replayed log
+#   log-without-flag         a log to replay (s_start != 0) but
+#                            needs_recovery clear: e2fsck asks "Run journal
+#                            anyway?", replays it, and then (even with
+#                            -E journal_only) runs a full check, which sets
+#                            s_lastcheck; the kernel would discard this log
+#                            (jbd2_journal_wipe).  Compared without
+#                            s_lastcheck.
+#   errno-only               journal s_errno set (the journal was aborted),
+#                            nothing else: e2fsck marks the filesystem as
+#                            having errors and clears s_errno
+#   errno-with-log           s_errno set and a log to replay
+# A journal with s_errno set leaves the filesystem marked with errors, a
+# problem for fsck to look at, hence exit 4.  s_errno is poked by hand, so
+# those cases use journals without checksums (no superblock checksum to fix).
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+# set_errno IMG ERRNO-HEX: write the journal superblock's s_errno.
+set_errno() {
+	poke "$1" $(($(jsb_offset "$1") + 32)) "$2"
+}
+
+for fmt in 4k-64-v3 1k-32-none; do
+	set_format "$fmt"
+
+	img=needs-recovery-empty-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	printf 'feature needs_recovery\n' | dfs_quiet "$img"
+	oracle_compare -e 1 "$img"
+
+	img=needs-recovery-replayed-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	std_workload "$img"
+	run e2fsck -y -E journal_only "$img" || die "e2fsck could not replay"
+	printf 'feature needs_recovery\n' | dfs_quiet "$img"
+	oracle_compare -e 1 "$img"
+
+	img=log-without-flag-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	std_workload "$img"
+	printf 'feature -needs_recovery\n' | dfs_quiet "$img"
+	oracle_compare -e "$(std_expect)" -x s_lastcheck -x s_lastcheck_hi "$img"
+done
+
+set_format 4k-64-none
+img=errno-only.img
+# shellcheck disable=SC2086
+mkimg "$img" 16M $FMT_MKFS
+set_errno "$img" fffffffb
+oracle_compare -e 4 "$img"
+
+img=errno-needs-recovery.img
+# shellcheck disable=SC2086
+mkimg "$img" 16M $FMT_MKFS
+printf 'feature needs_recovery\n' | dfs_quiet "$img"
+set_errno "$img" fffffffb
+oracle_compare -e 4 "$img"
+
+img=errno-with-log.img
+# shellcheck disable=SC2086
+mkimg "$img" 16M $FMT_MKFS
+std_workload "$img"
+set_errno "$img" fffffffb
+oracle_compare -e 4 "$img"
+
+end_test

@@ -1,0 +1,659 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# lib.sh --- the oracle harness shared by tests/integration/*.sh.
+#
+# Sourced (POSIX sh; dash runs it) by every integration test.  A test builds
+# an image with a journal (debugfs's jo/jw/jc, or tests/jwrite), then calls
+# oracle_compare: one copy is replayed by `e2fsck -y -E journal_only`, the
+# other by jrecover, and the two results must be byte-identical except for
+# s_wtime, s_wtime_hi, s_kbytes_written and s_checksum of the primary
+# superblock (DESIGN.md, "The oracle").  Never -f: that would turn e2fsck's
+# replay into a full check that repairs things.
+#
+# Environment:
+#   top_srcdir, top_builddir  set by `make check`; guessed when run by hand
+#   JRECOVER         the binary under test (default $top_builddir/src/jrecover)
+#   JRECOVER_TIMEOUT seconds before a jrecover run counts as hung (300)
+#   ORACLE_ONLY=1    run only the e2fsck side (to check the test's journals
+#                    while jrecover does not build)
+#   KEEP_SCRATCH=1   keep the scratch directory even when the test passes
+#
+# Exit status of a test: 0 pass, 1 fail, 77 skip, 99 hard error (automake).
+
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${top_builddir:=$top_srcdir}"
+
+LC_ALL=C
+export LC_ALL
+
+TESTNAME=$(basename "$0" .sh)
+SCRATCH=$top_builddir/tests/integration/tmp/$TESTNAME
+JRECOVER=${JRECOVER:-$top_builddir/src/jrecover}
+JWRITE=${JWRITE:-$top_builddir/tests/jwrite/jwrite}
+IMGCMP=$top_builddir/tests/integration/imgcmp
+MKDATA=$top_builddir/tests/integration/mkdata
+JRECOVER_TIMEOUT=${JRECOVER_TIMEOUT:-300}
+ORACLE_ONLY=${ORACLE_ONLY:-0}
+
+# Reproducible images: fixed UUIDs, hash seed and clock for mke2fs and
+# debugfs, and configuration files of our own instead of the host's.
+FS_UUID=5d2c8f4e-1a6b-4e3f-9c07-b1e2d3f4a5b6
+JDEV_UUID=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
+HASH_SEED=3b9ac9ff-4c1d-4f2e-8a3b-6c5d4e3f2a1b
+FAKE_TIME=1700000000
+MKE2FS_CONFIG=$top_srcdir/tests/integration/mke2fs.conf
+E2FSCK_CONFIG=/dev/null
+export MKE2FS_CONFIG E2FSCK_CONFIG
+
+NFAIL=0
+NCASES=0
+
+say() {
+	printf '%s\n' "$*"
+}
+
+# A check failed: report it and go on, so one run shows every failure.
+fail() {
+	say "FAIL: $*"
+	NFAIL=$((NFAIL + 1))
+}
+
+# The harness itself is broken (a tool misbehaved, a helper is missing).
+die() {
+	say "ERROR: $*"
+	exit 99
+}
+
+skip() {
+	say "SKIP: $*"
+	exit 77
+}
+
+end_test() {
+	if [ "$NFAIL" -gt 0 ]; then
+		say "$TESTNAME: $NFAIL check(s) failed over $NCASES case(s)"
+		exit 1
+	fi
+	say "$TESTNAME: all $NCASES case(s) passed"
+	exit 0
+}
+
+_cleanup() {
+	_rc=$?
+	cd "$top_builddir" 2>/dev/null || cd /
+	if [ "$_rc" -eq 0 ] || [ "$_rc" -eq 77 ]; then
+		if [ "${KEEP_SCRATCH:-0}" = 1 ]; then
+			say "scratch directory kept: $SCRATCH"
+		else
+			rm -rf "$SCRATCH"
+		fi
+	else
+		say "scratch directory kept: $SCRATCH"
+	fi
+	exit "$_rc"
+}
+
+# --- setup -------------------------------------------------------------------
+
+for _p in mke2fs debugfs e2fsck dumpe2fs sha256sum cmp dd diff; do
+	command -v "$_p" >/dev/null 2>&1 ||
+		skip "$_p not found (install e2fsprogs, coreutils, diffutils)"
+done
+[ -x "$IMGCMP" ] && [ -x "$MKDATA" ] ||
+	die "$IMGCMP or $MKDATA missing: run the tests with 'make check'"
+if [ "$ORACLE_ONLY" != 1 ] && [ ! -x "$JRECOVER" ]; then
+	die "$JRECOVER not built (set ORACLE_ONLY=1 to check the e2fsck side only)"
+fi
+if command -v timeout >/dev/null 2>&1; then
+	TIMEOUT="timeout -k 10 $JRECOVER_TIMEOUT"
+else
+	TIMEOUT=
+fi
+
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH" || die "cannot create $SCRATCH"
+trap _cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cd "$SCRATCH" || die "cannot enter $SCRATCH"
+say "$TESTNAME: scratch directory $SCRATCH"
+say "$(e2fsck -V 2>&1 | head -n 1)"
+
+# --- running things ----------------------------------------------------------
+
+# run CMD...: show the command, its output (indented) and exit status.
+# The status is returned and kept in RUN_RC.
+run() {
+	say "\$ $*"
+	"$@" > "$SCRATCH/.run.out" 2>&1
+	RUN_RC=$?
+	sed 's/^/    /' "$SCRATCH/.run.out"
+	say "    [exit $RUN_RC]"
+	return "$RUN_RC"
+}
+
+# jrecover ARGS...: run the binary under test, with a time limit.
+jrecover() {
+	run $TIMEOUT "$JRECOVER" "$@"
+	case $RUN_RC in
+	124|137) fail "jrecover $* hung (killed after $JRECOVER_TIMEOUT s)" ;;
+	esac
+	return "$RUN_RC"
+}
+
+sha256_of() {
+	sha256sum < "$1" | cut -d' ' -f1
+}
+
+# The sha256 of an image and, if given, its external journal, as one word.
+state_of() {
+	if [ -n "${2:-}" ]; then
+		say "$(sha256_of "$1")+$(sha256_of "$2")"
+	else
+		sha256_of "$1"
+	fi
+}
+
+copy_img() {
+	cp --sparse=always "$1" "$2" || die "cannot copy $1 to $2"
+}
+
+# --- images ------------------------------------------------------------------
+
+# mkimg IMG SIZE [mke2fs options]: a reproducible ext4 image.  Any -E
+# options are merged with the fixed hash seed (mke2fs keeps only the last
+# -E); -b 4096 is added unless a block size is given.
+mkimg() {
+	_img=$1
+	_size=$2
+	shift 2
+	_ext=hash_seed=$HASH_SEED
+	_bs="-b 4096"
+	_n=$#
+	# Rotate the arguments: each is taken off the front and, unless it
+	# is an -E, put back at the end.
+	while [ "$_n" -gt 0 ]; do
+		_a=$1
+		shift
+		_n=$((_n - 1))
+		case $_a in
+		-E)	_ext=$_ext,$1; shift; _n=$((_n - 1)) ;;
+		-E*)	_ext=$_ext,${_a#-E} ;;
+		-b*)	_bs=; set -- "$@" "$_a" ;;
+		*)	set -- "$@" "$_a" ;;
+		esac
+	done
+	rm -f "$_img"
+	# shellcheck disable=SC2086
+	E2FSPROGS_FAKE_TIME=$FAKE_TIME mke2fs -q -F -t ext4 $_bs -U "$FS_UUID" \
+		-E "$_ext" "$@" "$_img" "$_size" > "$SCRATCH/.mkfs.out" 2>&1 ||
+		{ cat "$SCRATCH/.mkfs.out"; die "mke2fs $* $_img $_size failed"; }
+}
+
+# mkjdev JDEV SIZE BLOCKSIZE: an external journal device (as a file).
+mkjdev() {
+	rm -f "$1"
+	E2FSPROGS_FAKE_TIME=$FAKE_TIME mke2fs -q -F -O journal_dev -b "$3" \
+		-U "$JDEV_UUID" "$1" "$2" > "$SCRATCH/.mkfs.out" 2>&1 ||
+		{ cat "$SCRATCH/.mkfs.out"; die "mke2fs -O journal_dev failed"; }
+}
+
+# mkimg_ext IMG SIZE JDEV JSIZE [mke2fs options]: an ext4 image using the
+# external journal JDEV.  mke2fs -J device= wants a block device, so the
+# link is made by hand, as mke2fs would: the filesystem names the journal
+# (has_journal, s_journal_uuid) and the journal lists the filesystem as its
+# one user (s_nr_users = 1, s_users[0] = the filesystem's UUID).
+mkimg_ext() {
+	_img=$1
+	_size=$2
+	_jdev=$3
+	_jsize=$4
+	shift 4
+	mkimg "$_img" "$_size" -O ^has_journal "$@"
+	_jbs=$(img_bs "$_img")
+	mkjdev "$_jdev" "$_jsize" "$_jbs"
+	printf 'feature has_journal\nssv journal_uuid %s\n' "$JDEV_UUID" |
+		dfs_quiet "$_img"
+	_jsb=$(jdev_sb_offset "$_jdev")
+	poke "$_jdev" $((_jsb + 64)) 00000001
+	poke "$_jdev" $((_jsb + 256)) "$(say "$FS_UUID" | tr -d -)"
+}
+
+# img_bs IMG: the block size of an ext2/3/4 image or journal device.
+img_bs() {
+	dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p'
+}
+
+# jsb_offset IMG: byte offset of the internal journal's superblock.
+jsb_offset() {
+	_blk=$(debugfs -R "bmap <8> 0" "$1" 2>/dev/null)
+	case $_blk in
+	''|*[!0-9]*) die "cannot map the journal of $1" ;;
+	esac
+	say $((_blk * $(img_bs "$1")))
+}
+
+# jdev_sb_offset JDEV: byte offset of an external journal's superblock,
+# which follows the ext2 superblock (ext2fs_journal_sb_start()).
+jdev_sb_offset() {
+	_b=$(img_bs "$1")
+	if [ "$_b" -eq 1024 ]; then say 2048; else say "$_b"; fi
+}
+
+# poke FILE OFFSET HEX: overwrite bytes in place, HEX like "c03b3998".
+poke() {
+	_hex=$3
+	_esc=
+	while [ -n "$_hex" ]; do
+		_esc=$_esc\\$(printf '%o' "0x${_hex%"${_hex#??}"}")
+		_hex=${_hex#??}
+	done
+	# shellcheck disable=SC2059
+	printf "$_esc" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null ||
+		die "cannot write at $2 in $1"
+}
+
+# getblk IMG BLOCK [COUNT]: copy blocks out of an image to stdout.
+getblk() {
+	dd if="$1" bs="$(img_bs "$1")" skip="$2" count="${3:-1}" 2>/dev/null
+}
+
+# free_blocks IMG N [GOAL]: N free blocks of IMG (contiguous if possible,
+# from GOAL on), separated by spaces.
+free_blocks() {
+	_l=$(debugfs -R "ffb $2 ${3:-1}" "$1" 2>/dev/null |
+		sed -n 's/^Free blocks found: *//p')
+	[ -n "$_l" ] || die "no free blocks in $1"
+	say $_l
+}
+
+# blist N...: the block numbers as a list for jw -b / jw -r, runs written
+# as ranges (debugfs reads command files in lines of at most 8 KiB).
+blist() {
+	say "$*" | tr ' ' '\n' | awk '
+		NF == 0 { next }
+		n && $1 == last + 1 { last = $1; next }
+		{ flush(); first = last = $1; n = 1 }
+		END { flush(); print out }
+		function flush() {
+			if (!n) return
+			s = (first == last) ? first : first "-" last
+			out = out (out == "" ? "" : ",") s
+		}'
+}
+
+# mkdata FILE BLOCKSIZE COUNT [mkdata options]: reproducible block contents.
+mkdata() {
+	_f=$1
+	shift
+	_bs=$1
+	_cnt=$2
+	shift 2
+	"$MKDATA" "$@" "$_bs" "$_cnt" > "$_f" || die "mkdata $* failed"
+}
+
+# --- filesystem formats ------------------------------------------------------
+
+# set_format FMT, FMT = BS-BITS-CSUM such as 4k-64-v3:
+#   BS   1k or 4k (block size)
+#   BITS 32 or 64 (the 64bit feature; debugfs gives the journal 64BIT too)
+#   CSUM none: no metadata_csum, jo           (no journal checksums)
+#        v1:   no metadata_csum, jo -c        (COMPAT_CHECKSUM)
+#        v2:   metadata_csum,    jo -c -v 2   (INCOMPAT_CSUM_V2)
+#        v3:   metadata_csum,    jo -c        (INCOMPAT_CSUM_V3)
+# Sets FMT_BS (bytes), FMT_MKFS (mke2fs options), FMT_CSUM, JO_OPTS.
+set_format() {
+	_bsn=${1%%-*}
+	_rest=${1#*-}
+	_bits=${_rest%%-*}
+	FMT_CSUM=${_rest#*-}
+	case $_bsn in
+	1k) FMT_BS=1024 ;;
+	2k) FMT_BS=2048 ;;
+	4k) FMT_BS=4096 ;;
+	*) die "bad format $1" ;;
+	esac
+	case $_bits in
+	32) _o=^64bit ;;
+	64) _o=64bit ;;
+	*) die "bad format $1" ;;
+	esac
+	case $FMT_CSUM in
+	none) _o=$_o,^metadata_csum; JO_OPTS= ;;
+	v1) _o=$_o,^metadata_csum; JO_OPTS=-c ;;
+	v2) _o=$_o,metadata_csum; JO_OPTS="-c -v 2" ;;
+	v3) _o=$_o,metadata_csum; JO_OPTS=-c ;;
+	*) die "bad format $1" ;;
+	esac
+	FMT_MKFS="-b $FMT_BS -O $_o"
+}
+
+# --- debugfs's journal writer ------------------------------------------------
+
+# Output of debugfs that means a command failed (debugfs itself exits 0).
+DFS_ERRORS='while |not open|already open|Need a file|Unknown|[Uu]sage|Illegal|Bad block|No free|not found'
+
+# dfs_quiet IMG < COMMANDS: run debugfs -w commands, complain on error.
+dfs_quiet() {
+	cat > "$SCRATCH/.dfs.cmds"
+	E2FSPROGS_FAKE_TIME=$FAKE_TIME debugfs -w -f "$SCRATCH/.dfs.cmds" "$1" \
+		> "$SCRATCH/.dfs.out" 2>&1
+	if grep -E -q "$DFS_ERRORS" "$SCRATCH/.dfs.out"; then
+		sed 's/^/    /' "$SCRATCH/.dfs.out"
+		die "debugfs failed on $1"
+	fi
+}
+
+# jsession IMG < COMMANDS: one debugfs session writing to the journal, e.g.
+#     jo -c / jw -b 100,101 FILE / jw -r 100 / jc
+# shown in the log.  Keep each jw that is followed by another jw in the same
+# session to -b alone or -r alone: debugfs reserves too little room for a jw
+# with both and the next transaction overwrites its commit block.
+jsession() {
+	cat > "$SCRATCH/.dfs.cmds"
+	say "debugfs -w $1:"
+	sed 's/^/    > /' "$SCRATCH/.dfs.cmds"
+	E2FSPROGS_FAKE_TIME=$FAKE_TIME debugfs -w -f "$SCRATCH/.dfs.cmds" "$1" \
+		> "$SCRATCH/.dfs.out" 2>&1
+	if grep -E -q "$DFS_ERRORS" "$SCRATCH/.dfs.out"; then
+		sed 's/^/    /' "$SCRATCH/.dfs.out"
+		die "debugfs failed on $1"
+	fi
+}
+
+# jtxn IMG JW-ARGS...: one transaction in a session of its own:
+#     jo $JO_OPTS [-f $JO_EXT] / jw JW-ARGS / jc
+# Separate sessions make debugfs find the log's head by scanning, which
+# sidesteps its room estimate (see jsession).
+jtxn() {
+	_img=$1
+	shift
+	printf 'jo %s%s\njw %s\njc\n' "$JO_OPTS" "${JO_EXT:+ -f $JO_EXT}" "$*" |
+		jsession "$_img"
+}
+
+# std_workload IMG: six transactions in six sessions, covering the common
+# shapes at once: several blocks per descriptor, a revoke, a block logged
+# again after its revoke, blocks whose first word is the jbd2 magic (stored
+# escaped), a revoke of an escaped block, and a last lone block.
+#   T1 log A0..A5            T4 log A6..A9 (escaped)
+#   T2 revoke A1             T5 revoke A3, A6
+#   T3 log A1, A2            T6 log A10
+# Replay leaves A1, A2 from T3; A0, A4, A5 from T1; A7..A9 from T4; A10 from
+# T6; A3 and A6 as they were.  With COMPAT_CHECKSUM (v1) e2fsck rejects T2
+# (debugfs's checksum covers the revoke block) and replays T1 alone.
+std_workload() {
+	_img=$1
+	_bs=$(img_bs "$_img")
+	# shellcheck disable=SC2046
+	set -- $(free_blocks "$_img" 24)
+	mkdata w1.bin "$_bs" 6 -s 11
+	mkdata w2.bin "$_bs" 2 -s 12
+	mkdata w3.bin "$_bs" 4 -s 13 -m
+	mkdata w4.bin "$_bs" 1 -s 14
+	jtxn "$_img" -b "$(blist "$1" "$3" "$5" "$7" "$9" "${11}")" w1.bin
+	jtxn "$_img" -r "$3"
+	jtxn "$_img" -b "$3,$5" w2.bin
+	jtxn "$_img" -b "${13},${14},${15},${16}" w3.bin
+	jtxn "$_img" -r "$7,${13}"
+	jtxn "$_img" -b "${20}" w4.bin
+}
+
+# The jrecover exit status std_workload calls for in the current format.
+std_expect() {
+	if [ "$FMT_CSUM" = v1 ]; then say 4; else say 1; fi
+}
+
+# show_journal IMG [JDEV]: what the test made, for the log.
+show_journal() {
+	say "--- journal of $1${2:+ (external: $2)}:"
+	if [ -n "${2:-}" ]; then
+		debugfs -R "logdump -a -f $2" "$1" 2>/dev/null > "$SCRATCH/.ld"
+		dumpe2fs -h "$2" 2>/dev/null |
+			grep -E '^(Journal|Total journal)' > "$SCRATCH/.jh"
+	else
+		debugfs -R "logdump -a" "$1" 2>/dev/null > "$SCRATCH/.ld"
+		dumpe2fs -h "$1" 2>/dev/null |
+			grep -E '^(Journal|Total journal)' > "$SCRATCH/.jh"
+	fi
+	dumpe2fs -h "$1" 2>/dev/null |
+		grep -E '^(Filesystem features|Filesystem state|Block size)' |
+		sed 's/^/    /'
+	sed 's/^/    /' "$SCRATCH/.jh"
+	_lines=$(wc -l < "$SCRATCH/.ld")
+	if [ "$_lines" -le 150 ]; then
+		sed 's/^/    /' "$SCRATCH/.ld"
+		return
+	fi
+	# A long log: the block structure in full, the tags of the first
+	# descriptor and revoke blocks only.
+	say "    (logdump -a, $_lines lines, without most tag and revoke lines)"
+	awk '/logged at journal block|Revoke FS block/ {
+			if (++n > 40) { skipped++; next }
+		}
+		/^Dumping/ && n > 40 && skipped {
+			print "  ... " skipped " more"; skipped = 0
+		}
+		{ print }
+		END { if (skipped) print "  ... " skipped " more" }' \
+		"$SCRATCH/.ld" | sed -n '1,400p' | sed 's/^/    /'
+}
+
+# --- the oracle --------------------------------------------------------------
+
+# oracle_compare [-e RC] [-E RC] [-x FIELD]... IMG [JDEV]
+#   -e RC  expected jrecover exit status (default 1: recovered, fs changed;
+#          0: nothing to do; 4: recovered with problems left; 8: refused)
+#   -E RC  expected e2fsck exit status (default 0; e2fsck 1.47.0 exits 0
+#          after a journal_only replay, even an aborted one)
+#   -x FIELD  leave this ext4 superblock field out of the comparison too,
+#          where e2fsck does more than replay (say why in the test)
+# IMG (and JDEV) are left untouched.  Replays CASE.e2fsck.img with e2fsck
+# and CASE.jrecover.img with jrecover (CASE = IMG without .img), checks that
+# -i and -n write nothing, compares the results, checks that a second
+# jrecover run is a no-op, and checks that e2fsck -fn exits the same on both
+# results.
+oracle_compare() {
+	_exp=1
+	_expf=0
+	_skipx=
+	while :; do
+		case ${1:-} in
+		-e) _exp=$2; shift 2 ;;
+		-x) _skipx="$_skipx -x $2"; shift 2 ;;
+		-E) _expf=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_img=$1
+	_jdev=${2:-}
+	_case=${_img%.img}
+	_a=$_case.e2fsck.img
+	_b=$_case.jrecover.img
+	_aj=
+	_bj=
+	_failed_before=$NFAIL
+	NCASES=$((NCASES + 1))
+
+	say ""
+	say "=== case $_case: expect jrecover $_exp, e2fsck $_expf"
+	show_journal "$_img" "$_jdev"
+
+	copy_img "$_img" "$_a"
+	copy_img "$_img" "$_b"
+	if [ -n "$_jdev" ]; then
+		_aj=$_case.e2fsck.jdev
+		_bj=$_case.jrecover.jdev
+		copy_img "$_jdev" "$_aj"
+		copy_img "$_jdev" "$_bj"
+		_jsb=$(jdev_sb_offset "$_jdev")
+	else
+		_jsb=$(jsb_offset "$_img")
+	fi
+	_orig=$(state_of "$_img" "$_jdev")
+
+	# The oracle.
+	run e2fsck -y -E journal_only ${_aj:+-j "$_aj"} "$_a"
+	E2FSCK_RC=$RUN_RC
+	[ "$E2FSCK_RC" -eq "$_expf" ] ||
+		fail "$_case: e2fsck exited $E2FSCK_RC, the test expected $_expf"
+	# Make sure the journal is the kind the test meant to make.
+	_after=$(state_of "$_a" "$_aj")
+	case $_exp in
+	0) [ "$_after" = "$_orig" ] ||
+		fail "$_case: e2fsck changed the image, the test expected no change" ;;
+	1|4) [ "$_after" != "$_orig" ] ||
+		fail "$_case: e2fsck changed nothing, the test expected a replay" ;;
+	esac
+
+	if [ "$ORACLE_ONLY" = 1 ]; then
+		run e2fsck -fn ${_aj:+-j "$_aj"} "$_a"
+		say "(e2fsck -fn of the e2fsck result exited $RUN_RC; report only)"
+		_case_end
+		return
+	fi
+
+	# -i and -n write nothing and succeed.
+	jrecover -i ${_bj:+-j "$_bj"} "$_b"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: jrecover -i exited $RUN_RC, not 0"
+	[ "$(state_of "$_b" "$_bj")" = "$_orig" ] ||
+		{ fail "$_case: jrecover -i changed the image"; copy_back; }
+	jrecover -n ${_bj:+-j "$_bj"} "$_b"
+	case $_exp:$RUN_RC in
+	[01]:0|4:0|4:4|8:8) ;;
+	*) fail "$_case: jrecover -n exited $RUN_RC (a replay would exit $_exp)" ;;
+	esac
+	[ "$(state_of "$_b" "$_bj")" = "$_orig" ] ||
+		{ fail "$_case: jrecover -n changed the image"; copy_back; }
+
+	# The replay.
+	jrecover ${_bj:+-j "$_bj"} "$_b"
+	JRECOVER_RC=$RUN_RC
+	[ "$JRECOVER_RC" -eq "$_exp" ] ||
+		fail "$_case: jrecover exited $JRECOVER_RC, expected $_exp"
+
+	if [ "$_exp" -eq 8 ]; then
+		[ "$(state_of "$_b" "$_bj")" = "$_orig" ] ||
+			say "note: jrecover refused but changed the image"
+		_case_end
+		return
+	fi
+
+	# The comparison.
+	if [ -n "$_jdev" ]; then
+		say "\$ imgcmp -s$_skipx $_a $_b"
+		# shellcheck disable=SC2086
+		"$IMGCMP" -s $_skipx "$_a" "$_b" > "$SCRATCH/.cmp"
+	else
+		say "\$ imgcmp -s$_skipx -J $_jsb $_a $_b"
+		# shellcheck disable=SC2086
+		"$IMGCMP" -s $_skipx -J "$_jsb" "$_a" "$_b" > "$SCRATCH/.cmp"
+	fi
+	_crc=$?
+	sed 's/^/    /' "$SCRATCH/.cmp"
+	case $_crc in
+	0) say "    images identical (outside the skipped superblock fields)" ;;
+	1) fail "$_case: jrecover's image differs from e2fsck's"
+	   _show_sb_diff "$_a" "$_b" ;;
+	*) die "imgcmp failed on $_a $_b" ;;
+	esac
+	if [ -n "$_jdev" ]; then
+		say "\$ imgcmp -J $_jsb $_aj $_bj"
+		"$IMGCMP" -J "$_jsb" "$_aj" "$_bj" > "$SCRATCH/.cmp"
+		_crc=$?
+		sed 's/^/    /' "$SCRATCH/.cmp"
+		case $_crc in
+		0) say "    external journals identical" ;;
+		1) fail "$_case: jrecover's external journal differs from e2fsck's"
+		   _show_sb_diff "$_aj" "$_bj" ;;
+		*) die "imgcmp failed on $_aj $_bj" ;;
+		esac
+	fi
+
+	# Replaying again finds nothing to do and writes nothing.
+	_once=$(state_of "$_b" "$_bj")
+	jrecover ${_bj:+-j "$_bj"} "$_b"
+	[ "$RUN_RC" -eq 0 ] ||
+		fail "$_case: a second jrecover run exited $RUN_RC, not 0"
+	[ "$(state_of "$_b" "$_bj")" = "$_once" ] ||
+		fail "$_case: a second jrecover run changed the image"
+
+	# What a full check thinks of each result: it may find problems (the
+	# journals hold made-up blocks), but the same ones in both.  This also
+	# catches a wrong superblock checksum, a field imgcmp leaves out.
+	run e2fsck -fn ${_aj:+-j "$_aj"} "$_a"
+	_fa=$RUN_RC
+	run e2fsck -fn ${_bj:+-j "$_bj"} "$_b"
+	[ "$RUN_RC" -eq "$_fa" ] ||
+		fail "$_case: e2fsck -fn exits $RUN_RC on jrecover's result, $_fa on e2fsck's"
+	_case_end
+}
+
+# After -i or -n wrote to the copy, restore it so the replay starts clean.
+copy_back() {
+	copy_img "$_img" "$_b"
+	[ -n "$_jdev" ] && copy_img "$_jdev" "$_bj"
+}
+
+_case_end() {
+	if [ "$NFAIL" -eq "$_failed_before" ]; then
+		say "=== case $_case: ok"
+	else
+		say "=== case $_case: FAILED"
+	fi
+}
+
+# The superblock fields of both results side by side, where they differ.
+_show_sb_diff() {
+	# Leave out the fields the comparison skips.
+	_skip='^(Last write time|Lifetime writes|Checksum):'
+	dumpe2fs -h "$1" 2>/dev/null | grep -E -v "$_skip" > "$SCRATCH/.sb.a"
+	dumpe2fs -h "$2" 2>/dev/null | grep -E -v "$_skip" > "$SCRATCH/.sb.b"
+	say "    dumpe2fs -h, e2fsck's result (-) against jrecover's (+):"
+	diff -u "$SCRATCH/.sb.a" "$SCRATCH/.sb.b" | sed -n '3,$p' |
+		sed 's/^/    /'
+}
+
+# assert_noop IMG [JDEV]: jrecover finds nothing to do (exit 0) and leaves
+# the image and the journal as they were.
+assert_noop() {
+	NCASES=$((NCASES + 1))
+	[ "$ORACLE_ONLY" = 1 ] && return
+	_before=$(state_of "$1" "${2:-}")
+	jrecover ${2:+-j "$2"} "$1"
+	[ "$RUN_RC" -eq 0 ] || fail "$1: jrecover exited $RUN_RC, expected 0"
+	[ "$(state_of "$1" "${2:-}")" = "$_before" ] ||
+		fail "$1: jrecover changed an image that needed nothing"
+}
+
+# assert_readonly OPTION IMG [JDEV]: jrecover OPTION (-n, -i) exits 0 and
+# leaves the image and the journal as they were.
+assert_readonly() {
+	NCASES=$((NCASES + 1))
+	[ "$ORACLE_ONLY" = 1 ] && return
+	_before=$(state_of "$2" "${3:-}")
+	jrecover "$1" ${3:+-j "$3"} "$2"
+	[ "$RUN_RC" -eq 0 ] || fail "$2: jrecover $1 exited $RUN_RC, expected 0"
+	[ "$(state_of "$2" "${3:-}")" = "$_before" ] ||
+		fail "$2: jrecover $1 changed the image"
+}
+
+# oracle_block IMG BLOCK FILE INDEX | oracle_block IMG BLOCK old
+# After oracle_compare IMG: check that e2fsck's result holds block INDEX
+# (from 0) of FILE at BLOCK, or (old) what IMG held there before the replay.
+# This checks the test's own reading of the journal it made, not jrecover
+# (which the comparison covers); a failure here means the test is wrong.
+oracle_block() {
+	_ob_bs=$(img_bs "$1")
+	getblk "${1%.img}.e2fsck.img" "$2" > "$SCRATCH/.ob.got"
+	if [ "$3" = old ]; then
+		getblk "$1" "$2" > "$SCRATCH/.ob.want"
+	else
+		dd if="$3" bs="$_ob_bs" skip="$4" count=1 2>/dev/null \
+			> "$SCRATCH/.ob.want"
+	fi
+	cmp -s "$SCRATCH/.ob.got" "$SCRATCH/.ob.want" ||
+		fail "${1%.img}: e2fsck left block $2 other than the test expects (${3}${4:+ block $4}): fix the test"
+}

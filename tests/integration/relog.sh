@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# relog.sh --- one block logged again and again, revoked in between:
+#   relog-last-log     B and C logged in each of 8 transactions, B revoked
+#                      in transactions of their own after the 3rd and the
+#                      6th: B and C replay from the 8th
+#   relog-last-revoke  the same, then B revoked once more: every copy of B
+#                      is hidden and B keeps its old contents
+#   same-txn           B logged in T1; T2 logs B and C and revokes B (one
+#                      jw with -b and -r): a revoke hides copies in its own
+#                      transaction too, so B stays as it was, C replays
+#   same-txn-relog     the same, then T3 logs B again: B replays from T3
+#   revoke-many        T1 logs 10 blocks, T2 revokes 2000 blocks (several
+#                      revoke blocks) including them, T3 logs 5 of them again
+#   revoke-unlogged    revokes of blocks that are never logged
+# in a 4 KiB 64-bit CSUM_V3 journal and a 1 KiB 32-bit one without
+# checksums.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+for fmt in 4k-64-v3 1k-32-none; do
+	set_format "$fmt"
+
+	for last in log revoke; do
+		img=relog-last-$last-$fmt.img
+		# shellcheck disable=SC2086
+		mkimg "$img" 16M $FMT_MKFS
+		# shellcheck disable=SC2046
+		set -- $(free_blocks "$img" 8)
+		b=$3
+		c=$6
+		for i in 1 2 3 4 5 6 7 8; do
+			mkdata "r$i.bin" "$FMT_BS" 2 -s $((100 + i))
+			jtxn "$img" -b "$b,$c" "r$i.bin"
+			case $i in
+			3|6) jtxn "$img" -r "$b" ;;
+			esac
+		done
+		[ "$last" = revoke ] && jtxn "$img" -r "$b"
+		oracle_compare "$img"
+		if [ "$last" = revoke ]; then
+			oracle_block "$img" "$b" old
+		else
+			oracle_block "$img" "$b" r8.bin 0
+		fi
+		oracle_block "$img" "$c" r8.bin 1
+	done
+
+	for relog in no yes; do
+		img=same-txn-$fmt.img
+		[ "$relog" = yes ] && img=same-txn-relog-$fmt.img
+		# shellcheck disable=SC2086
+		mkimg "$img" 16M $FMT_MKFS
+		# shellcheck disable=SC2046
+		set -- $(free_blocks "$img" 4)
+		b=$2
+		c=$4
+		mkdata s1.bin "$FMT_BS" 1 -s 201
+		mkdata s2.bin "$FMT_BS" 2 -s 202
+		mkdata s3.bin "$FMT_BS" 1 -s 203
+		jtxn "$img" -b "$b" s1.bin
+		jtxn "$img" -b "$b,$c" -r "$b" s2.bin
+		[ "$relog" = yes ] && jtxn "$img" -b "$b" s3.bin
+		oracle_compare "$img"
+		if [ "$relog" = yes ]; then
+			oracle_block "$img" "$b" s3.bin 0
+		else
+			oracle_block "$img" "$b" old
+		fi
+		oracle_block "$img" "$c" s2.bin 1
+	done
+
+	img=revoke-many-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	all=$(free_blocks "$img" 2000)
+	# shellcheck disable=SC2086
+	set -- $all
+	shift 100
+	mkdata m1.bin "$FMT_BS" 10 -s 301
+	mkdata m3.bin "$FMT_BS" 5 -s 303
+	jtxn "$img" -b "$(blist "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}")" \
+		m1.bin
+	# shellcheck disable=SC2086
+	jtxn "$img" -r "$(blist $all)"
+	jtxn "$img" -b "$(blist "$6" "$7" "$8" "$9" "${10}")" m3.bin
+	oracle_compare "$img"
+	oracle_block "$img" "$1" old
+	oracle_block "$img" "$5" old
+	oracle_block "$img" "$6" m3.bin 0
+	oracle_block "$img" "${10}" m3.bin 4
+
+	img=revoke-unlogged-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	# shellcheck disable=SC2046
+	set -- $(free_blocks "$img" 6)
+	mkdata u1.bin "$FMT_BS" 2 -s 401
+	jtxn "$img" -r "$1,$2"
+	jtxn "$img" -b "$3,$4" u1.bin
+	jtxn "$img" -r "$5,$6"
+	oracle_compare "$img"
+	oracle_block "$img" "$3" u1.bin 0
+	oracle_block "$img" "$4" u1.bin 1
+done
+
+end_test
