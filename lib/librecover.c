@@ -122,6 +122,46 @@ static errcode_t open_journal(struct recover_struct *r)
 	return check_fast_commit(r);
 }
 
+static errcode_t new_handle(const struct recover_options *opts,
+			    struct recover_struct **ret)
+{
+	struct recover_struct *r;
+
+	*ret = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ENOMEM;
+	if (opts)
+		r->opts = *opts;
+	if (!r->opts.io_manager)
+		r->opts.io_manager = unix_io_manager;
+	if (r->opts.journal_path) {
+		r->journal_path = strdup(r->opts.journal_path);
+		if (!r->journal_path) {
+			free(r);
+			return ENOMEM;
+		}
+		r->opts.journal_path = r->journal_path;
+	}
+	*ret = r;
+	return 0;
+}
+
+static errcode_t finish_open(struct recover_struct *r, recover_t *ret)
+{
+	errcode_t err;
+
+	r->needs_recovery =
+		ext2fs_has_feature_journal_needs_recovery(r->fs->super);
+	err = open_journal(r);
+	if (err) {
+		recover_close(r);
+		return err;
+	}
+	*ret = r;
+	return 0;
+}
+
 errcode_t recover_open(const char *device, const struct recover_options *opts,
 		       recover_t *ret)
 {
@@ -131,43 +171,43 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	errcode_t err;
 
 	*ret = NULL;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return ENOMEM;
-	if (opts)
-		r->opts = *opts;
-	r->device = strdup(device);
-	r->journal_path = r->opts.journal_path ? strdup(r->opts.journal_path) : NULL;
-	r->opts.journal_path = r->journal_path;
-	if (!r->device || (r->opts.journal_path && !r->journal_path)) {
-		err = ENOMEM;
-		goto fail;
-	}
-
+	err = new_handle(opts, &r);
+	if (err)
+		return err;
 	err = ext2fs_check_if_mounted(device, &mount_flags);
+	if (!err && (mount_flags & EXT2_MF_MOUNTED))
+		err = RECOVER_ET_MOUNTED;
 	if (err)
 		goto fail;
-	if (mount_flags & EXT2_MF_MOUNTED) {
-		err = RECOVER_ET_MOUNTED;
-		goto fail;
-	}
 	if (!(r->opts.flags & RECOVER_FL_DRY_RUN))
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	err = ext2fs_open2(device, NULL, flags, 0, 0, unix_io_manager, &r->fs);
+	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
+			   &r->fs);
 	if (err == EBUSY)
 		err = RECOVER_ET_MOUNTED;
 	if (err)
 		goto fail;
-	r->needs_recovery =
-		ext2fs_has_feature_journal_needs_recovery(r->fs->super);
-	err = open_journal(r);
-	if (err)
-		goto fail;
-	*ret = r;
-	return 0;
+	r->own_fs = 1;
+	return finish_open(r, ret);
 fail:
 	recover_close(r);
 	return err;
+}
+
+errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
+			  recover_t *ret)
+{
+	struct recover_struct *r;
+	errcode_t err;
+
+	*ret = NULL;
+	if (!(fs->flags & EXT2_FLAG_RW) && !(opts && (opts->flags & RECOVER_FL_DRY_RUN)))
+		return EXT2_ET_RO_FILSYS;
+	err = new_handle(opts, &r);
+	if (err)
+		return err;
+	r->fs = fs;
+	return finish_open(r, ret);
 }
 
 void recover_close(recover_t r)
@@ -175,7 +215,7 @@ void recover_close(recover_t r)
 	if (!r)
 		return;
 	jsource_close(&r->src);
-	if (r->fs) {
+	if (r->fs && r->own_fs) {
 		/*
 		 * libext2fs would write its copy of the superblock and group
 		 * descriptors back at close (it counts s_kbytes_written): that
@@ -190,7 +230,6 @@ void recover_close(recover_t r)
 	free(r->revoke_at);
 	free(r->jsb_raw);
 	free(r->journal_path);
-	free(r->device);
 	free(r);
 }
 

@@ -47,13 +47,16 @@ enum recover_pass {
 };
 
 /*
- * Progress: called now and then (at most every 64 journal blocks) with the
- * pass, and how many of its total units are done.  Units are journal blocks
- * for SCAN and REVOKE and logged blocks for REPLAY.
+ * Progress: called now and then (every 64 units or so, and at the end of a
+ * pass) with the pass and how many of its total units are done.  Units are
+ * journal blocks for SCAN and REVOKE and logged blocks for REPLAY.  A
+ * nonzero return stops the work at that point with RECOVER_ET_INTERRUPTED:
+ * nothing is written after it, and a replay stopped half way leaves the
+ * journal marked as needing recovery, so running it again is safe.
  */
-typedef void (*recover_progress_fn)(void *data, enum recover_pass pass,
-				    unsigned long long done,
-				    unsigned long long total);
+typedef int (*recover_progress_fn)(void *data, enum recover_pass pass,
+				   unsigned long long done,
+				   unsigned long long total);
 
 struct recover_options {
 	unsigned int	flags;
@@ -64,6 +67,13 @@ struct recover_options {
 	 * contents in logical order).  NULL: the journal the filesystem names.
 	 */
 	const char	*journal_path;
+	/*
+	 * How to reach the filesystem (and an external journal or dump):
+	 * NULL means unix_io_manager.  undo_io_manager, set up with
+	 * set_undo_io_backing_manager() and set_undo_io_backup_file(), keeps
+	 * an e2undo file of everything overwritten on the filesystem.
+	 */
+	io_manager	io_manager;
 	recover_progress_fn progress;
 	void		*progress_data;
 };
@@ -148,6 +158,17 @@ struct recover_stats {
  */
 errcode_t recover_open(const char *device, const struct recover_options *opts,
 		       recover_t *ret);
+
+/*
+ * recover_open_fs - the same, on a filesystem the caller has open (read-
+ * write unless RECOVER_FL_DRY_RUN), as an fsck tool holds it.  fs stays the
+ * caller's: recover_close() does not close it.  A replay rewrites blocks and
+ * the superblock under fs, so close and reopen fs after recover_replay()
+ * (e2fsck does the same after its own journal replay).
+ * Returns: 0 and *ret set, or an error code.
+ */
+errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
+			  recover_t *ret);
 
 /*
  * recover_scan - the SCAN pass (and the REVOKE pass): walk the log from

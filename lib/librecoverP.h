@@ -150,7 +150,8 @@ struct jtag {
 
 struct recover_struct {
 	ext2_filsys	fs;
-	char		*device;
+	int		own_fs;		/* recover_open() opened fs */
+	unsigned long long progress_next;
 	struct recover_options opts;
 	char		*journal_path;
 	struct jsource	src;

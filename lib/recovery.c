@@ -58,11 +58,16 @@ struct scan {
 	unsigned long long log_len;
 };
 
-static void progress(struct recover_struct *r, enum recover_pass pass,
-		     unsigned long long done, unsigned long long total)
+/* Tell the caller how far a pass is; it may ask to stop. */
+static errcode_t progress(struct recover_struct *r, enum recover_pass pass,
+			  unsigned long long done, unsigned long long total)
 {
-	if (r->opts.progress && (done % PROGRESS_EVERY == 0 || done == total))
-		r->opts.progress(r->opts.progress_data, pass, done, total);
+	if (!r->opts.progress || (done < r->progress_next && done != total))
+		return 0;
+	r->progress_next = done + PROGRESS_EVERY;
+	if (r->opts.progress(r->opts.progress_data, pass, done, total))
+		return RECOVER_ET_INTERRUPTED;
+	return 0;
 }
 
 static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
@@ -312,7 +317,9 @@ static errcode_t scan_log(struct scan *s)
 	for (;;) {
 		if (s->txn_blocks > s->log_len)
 			return RECOVER_ET_LOG_LOOP;
-		progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
+		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
+		if (err)
+			return err;
 		err = jreader_get(&s->rd, s->blk, &blk);
 		if (err) {
 			/* An unreadable log block fails recovery, as in e2fsck. */
@@ -379,12 +386,15 @@ static errcode_t revoke_pass(struct recover_struct *r, struct jreader *rd)
 	size_t i;
 	errcode_t err;
 
+	r->progress_next = 0;
 	rtable_free(&r->rt);
 	err = rtable_init(&r->rt, r->st.revoke_records);
 	if (err)
 		return err;
 	for (i = 0; i < r->nrevoke_at; i++) {
-		progress(r, RECOVER_PASS_REVOKE, i + 1, r->nrevoke_at);
+		err = progress(r, RECOVER_PASS_REVOKE, i + 1, r->nrevoke_at);
+		if (err)
+			return err;
 		err = jreader_get(rd, r->revoke_at[i], &blk);
 		if (err)
 			return err;
@@ -419,6 +429,7 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.tid = r->sb.pub.sequence;
 	s.crc32_sum = ~0U;
 	s.log_len = r->sb.last - r->sb.pub.first;
+	r->progress_next = 0;
 	s.desc = malloc(r->sb.pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
@@ -426,6 +437,9 @@ errcode_t recovery_scan(struct recover_struct *r)
 	if (err)
 		goto out;
 	err = scan_log(&s);
+	if (!err)
+		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
+			       r->st.log_blocks);
 	if (err)
 		goto out;
 	/* Tags and revoke blocks past the last replayed transaction go. */
@@ -475,6 +489,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 	err = check_tags(r);
 	if (err)
 		return err;
+	r->progress_next = 0;
 	err = jreader_init(&rd, &r->src, sb->last);
 	if (err)
 		return err;
@@ -485,7 +500,9 @@ errcode_t recovery_replay(struct recover_struct *r)
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *tag = &r->tags[i];
 
-		progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
+		err = progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
+		if (err)
+			goto out;
 		if (revoked(r, tag)) {
 			r->st.revoked++;
 			continue;

@@ -67,21 +67,22 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void show_progress(void *data, enum recover_pass pass,
-			  unsigned long long done, unsigned long long total)
+static int show_progress(void *data, enum recover_pass pass,
+			 unsigned long long done, unsigned long long total)
 {
 	static const char *names[] = { "", "scan", "revoke", "replay" };
 	struct cli *c = data;
 	double t = now();
 
 	if (done != total && t - c->last_progress < 0.25)
-		return;
+		return 0;
 	c->last_progress = t;
 	fprintf(stderr, "\r%s: %-6s %5.1f%%", prog, names[pass],
 		total ? 100.0 * (double)done / (double)total : 100.0);
 	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
+	return 0;
 }
 
 static void print_features(const struct recover_super *sb)
