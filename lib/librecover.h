@@ -117,6 +117,13 @@ enum recover_end {
 	RECOVER_END_ERROR,	/* the scan failed: see recover_stats.error */
 };
 
+/* Where in the log something was found. */
+struct recover_where {
+	unsigned long long jblock;	/* journal block */
+	unsigned long long fsblock;	/* filesystem block a tag names, or 0 */
+	unsigned int	tid;		/* transaction */
+};
+
 struct recover_stats {
 	unsigned int	first_tid;	/* s_sequence */
 	unsigned int	end_tid;	/* first tid not replayed */
@@ -136,6 +143,9 @@ struct recover_stats {
 	enum recover_end end_reason;
 	int		failed_commit;	/* nonzero: commit of failed_tid was bad */
 	unsigned int	failed_tid;
+	struct recover_where failed_at;	/* that commit block */
+	struct recover_where bad_csum_at; /* the first copy skipped on a bad
+					 * data checksum */
 	int		needs_recovery;	/* the filesystem's needs_recovery flag */
 	int		fs_errors;	/* replay marked the filesystem as having
 					 * errors (a corrupt commit block, or a
@@ -147,6 +157,7 @@ struct recover_stats {
 	 * would and leaves the filesystem marked as not clean.
 	 */
 	errcode_t	error;
+	struct recover_where error_at;	/* where error was found */
 };
 
 /*

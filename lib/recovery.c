@@ -52,6 +52,9 @@ struct scan {
 	size_t		txn_revoke_at;	/* revoke_at[] index, likewise */
 	unsigned long long txn_revoke_records;
 	errcode_t	txn_revoke_err;	/* a bad r_count in this transaction */
+	uint32_t	txn_revoke_err_at;
+	uint32_t	bad_block_csum_at; /* first descriptor/revoke failing its
+					    * checksum in this transaction */
 	unsigned long long txn_blocks;	/* blocks walked in this txn */
 	int		stop;		/* end the scan at this transaction */
 	unsigned char	*desc;		/* copy of the descriptor being summed */
@@ -120,7 +123,25 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	return err;
 }
 
-static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk)
+static void set_error(struct recover_struct *r, errcode_t err, uint32_t jblk,
+		      uint64_t fsblk, uint32_t tid)
+{
+	r->st.error = err;
+	r->st.error_at.jblock = jblk;
+	r->st.error_at.fsblock = fsblk;
+	r->st.error_at.tid = tid;
+}
+
+/* A descriptor or revoke block failed its checksum: judged at the commit. */
+static void bad_block_csum(struct scan *s, uint32_t at)
+{
+	if (!s->need_check_commit_time)
+		s->bad_block_csum_at = at;
+	s->need_check_commit_time = 1;
+}
+
+static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
+				 uint32_t at)
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
@@ -132,7 +153,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk)
 
 	r->st.descriptor_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
-		s->need_check_commit_time = 1;
+		bad_block_csum(s, at);
 	/* COMPAT_CHECKSUM covers descriptors and data, as stored in the log. */
 	if (sb->csum_v1 && !s->need_check_commit_time && !s->end_set) {
 		s->crc32_sum = ext2fs_crc32_be(s->crc32_sum, blk,
@@ -172,10 +193,12 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 
 	r->st.revoke_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
-		s->need_check_commit_time = 1;
+		bad_block_csum(s, at);
 	err = jbd2_revoke_extent(sb, blk, &end);
 	if (err) {
 		/* Only an error if this transaction turns out committed. */
+		if (!s->txn_revoke_err)
+			s->txn_revoke_err_at = at;
 		s->txn_revoke_err = err;
 		return 0;
 	}
@@ -211,7 +234,7 @@ static errcode_t commit_txn(struct scan *s)
 	size_t i;
 
 	if (s->txn_revoke_err) {
-		r->st.error = s->txn_revoke_err;
+		set_error(r, s->txn_revoke_err, s->txn_revoke_err_at, 0, s->tid);
 		return 0;
 	}
 	for (i = 0; i < s->pend.n; i++) {
@@ -253,7 +276,15 @@ static void next_txn(struct scan *s)
  * previous use of the journal, the log ends; otherwise the journal is
  * corrupt), then COMPAT_CHECKSUM, then the v2/v3 commit checksum.
  */
-static int scan_commit(struct scan *s, const unsigned char *blk)
+static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
+{
+	s->r->st.failed_commit = 1;
+	s->r->st.failed_tid = tid;
+	s->r->st.failed_at.jblock = at;
+	s->r->st.failed_at.tid = tid;
+}
+
+static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
@@ -262,7 +293,8 @@ static int scan_commit(struct scan *s, const unsigned char *blk)
 
 	if (s->need_check_commit_time) {
 		if (commit_time >= s->last_commit_time) {
-			r->st.error = RECOVER_ET_BAD_CSUM_TXN;
+			set_error(r, RECOVER_ET_BAD_CSUM_TXN,
+				  s->bad_block_csum_at, 0, s->tid);
 			r->st.end_reason = RECOVER_END_ERROR;
 			return 0;
 		}
@@ -275,8 +307,7 @@ static int scan_commit(struct scan *s, const unsigned char *blk)
 		unsigned int size = blk[COMMIT_CHKSUM_SIZE];
 
 		if (s->end_set) {
-			r->st.failed_commit = 1;
-			r->st.failed_tid = r->st.end_tid;
+			failed_commit(s, r->st.end_tid, at);
 			return 0;
 		}
 		if (!((found == s->crc32_sum && type == JBD2_CRC32_CHKSUM &&
@@ -297,8 +328,7 @@ static int scan_commit(struct scan *s, const unsigned char *blk)
 			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
 		}
 		if (!sb->async_commit) {
-			r->st.failed_commit = 1;
-			r->st.failed_tid = s->tid;
+			failed_commit(s, s->tid, at);
 			return 0;
 		}
 	}
@@ -315,15 +345,17 @@ static errcode_t scan_log(struct scan *s)
 	uint32_t type, at;
 
 	for (;;) {
-		if (s->txn_blocks > s->log_len)
+		if (s->txn_blocks > s->log_len) {
+			set_error(r, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
 			return RECOVER_ET_LOG_LOOP;
+		}
 		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
 		if (err)
 			return err;
 		err = jreader_get(&s->rd, s->blk, &blk);
 		if (err) {
 			/* An unreadable log block fails recovery, as in e2fsck. */
-			r->st.error = RECOVER_ET_LOG_IO;
+			set_error(r, RECOVER_ET_LOG_IO, s->blk, 0, s->tid);
 			r->st.end_reason = RECOVER_END_ERROR;
 			return 0;
 		}
@@ -342,7 +374,7 @@ static errcode_t scan_log(struct scan *s)
 		type = get_be32(blk + JBD2_HDR_BLOCKTYPE);
 		switch (type) {
 		case JBD2_DESCRIPTOR_BLOCK:
-			err = scan_descriptor(s, blk);
+			err = scan_descriptor(s, blk, at);
 			if (err)
 				return err;
 			if (s->stop) {
@@ -358,7 +390,7 @@ static errcode_t scan_log(struct scan *s)
 		case JBD2_COMMIT_BLOCK: {
 			int replayed = !s->end_set;
 
-			if (!scan_commit(s, blk))
+			if (!scan_commit(s, blk, at))
 				return 0;
 			if (replayed && !s->end_set) {
 				err = commit_txn(s);
@@ -466,14 +498,20 @@ static int revoked(const struct recover_struct *r, const struct jtag *t)
 }
 
 /* Tags naming a block past the filesystem's end are refused up front. */
-static errcode_t check_tags(const struct recover_struct *r)
+static errcode_t check_tags(struct recover_struct *r)
 {
 	blk64_t end = ext2fs_blocks_count(r->fs->super);
+	const struct jtag *t;
 	size_t i;
 
-	for (i = 0; i < r->ntags; i++)
-		if (r->tags[i].fsblk >= end && !revoked(r, &r->tags[i]))
+	for (i = 0; i < r->ntags; i++) {
+		t = &r->tags[i];
+		if (t->fsblk >= end && !revoked(r, t)) {
+			set_error(r, RECOVER_ET_TAG_PAST_END, t->jblk, t->fsblk,
+				  t->tid);
 			return RECOVER_ET_TAG_PAST_END;
+		}
+	}
 	return 0;
 }
 
@@ -510,11 +548,17 @@ errcode_t recovery_replay(struct recover_struct *r)
 		err = jreader_get(&rd, tag->jblk, &data);
 		if (err) {
 			/* As the kernel does: go on, report at the end. */
-			r->st.error = RECOVER_ET_LOG_IO;
+			if (!r->st.error)
+				set_error(r, RECOVER_ET_LOG_IO, tag->jblk,
+					  tag->fsblk, tag->tid);
 			continue;
 		}
 		if (!jbd2_data_csum_ok(sb, tag->tid, data, tag->csum)) {
-			r->st.bad_csum++;
+			if (!r->st.bad_csum++) {
+				r->st.bad_csum_at.jblock = tag->jblk;
+				r->st.bad_csum_at.fsblock = tag->fsblk;
+				r->st.bad_csum_at.tid = tag->tid;
+			}
 			continue;
 		}
 		err = target_write(&t, tag->fsblk, data,

@@ -195,6 +195,22 @@ static int fail(errcode_t err, const char *what, const char *device)
 	return EXIT_ERROR;
 }
 
+/* "journal block 123 (transaction 7, filesystem block 9)" */
+static const char *where(const struct recover_where *w)
+{
+	static char buf[128];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "journal block %llu (transaction %u",
+		     w->jblock, w->tid);
+	if (w->fsblock)
+		snprintf(buf + n, sizeof(buf) - n, ", filesystem block %llu)",
+			 w->fsblock);
+	else
+		snprintf(buf + n, sizeof(buf) - n, ")");
+	return buf;
+}
+
 static int run(struct cli *c)
 {
 	struct recover_super sb;
@@ -229,6 +245,9 @@ static int run(struct cli *c)
 	err = recover_replay(r);
 	recover_get_stats(r, &st);
 	recover_close(r);
+	if (err && st.error == err)
+		fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
+			error_message(err), where(&st.error_at));
 	if (err)
 		return fail(err, dry ? "checking the journal of" : "replaying the journal of",
 			    c->device);
@@ -241,12 +260,18 @@ static int run(struct cli *c)
 			printf(" (tid %u-%u)", st.first_tid, st.end_tid - 1);
 		printf("; %llu skipped by revoke records, %llu on bad checksums; "
 		       "%.2f s\n", st.revoked, st.bad_csum, now() - t0);
+		if (st.bad_csum)
+			printf("%s: %llu logged block%s skipped on bad data checksums, "
+			       "the first at %s\n", prog, st.bad_csum,
+			       st.bad_csum == 1 ? "" : "s", where(&st.bad_csum_at));
 		if (st.failed_commit)
-			printf("%s: transaction %u was corrupt: replay stopped before it\n",
-			       prog, st.failed_tid);
+			printf("%s: transaction %u was corrupt (commit block at "
+			       "journal block %llu): replay stopped before it\n",
+			       prog, st.failed_tid, st.failed_at.jblock);
 		if (st.error)
-			printf("%s: recovery failed (%s): journal reset as e2fsck would\n",
-			       prog, error_message(st.error));
+			printf("%s: recovery failed (%s at %s): journal reset as "
+			       "e2fsck would\n", prog, error_message(st.error),
+			       where(&st.error_at));
 		if (!dry && (st.fs_errors || st.error || st.bad_csum))
 			printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
 			       prog, c->device, st.fs_errors ? "having errors" : "not clean");
