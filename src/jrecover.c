@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,13 @@
 #define EXIT_INTERRUPTED	32
 
 static const char *prog = "jrecover";
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 struct cli {
 	struct recover_options opts;
@@ -34,8 +42,10 @@ struct cli {
 	int		info;
 	int		quiet;
 	int		verbose;
-	int		progress;
+	int		progress;	/* show progress on stderr */
 	double		last_progress;
+	enum recover_pass pass;
+	double		pass_start;
 };
 
 static void usage(FILE *f)
@@ -49,7 +59,8 @@ static void usage(FILE *f)
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -f, --force          replay a dump whose UUID does not match; on a corrupt\n"
 "                       log, reset the journal as e2fsck would\n"
-"  -q, --quiet          print nothing but errors\n"
+"  -q, --quiet          print nothing but errors (no progress either)\n"
+"  -p, --progress       show progress on stderr even when it is not a terminal\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -67,18 +78,37 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Called by the library as the passes go; also where a signal is noticed,
+ * so the library stops at a safe point.  The display is redrawn at most
+ * four times a second: pass, share of its units, rate and time left.
+ */
 static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
 	static const char *names[] = { "", "scan", "revoke", "replay" };
+	static const char *units[] = { "", "blocks", "blocks", "blocks" };
 	struct cli *c = data;
-	double t = now();
+	double t, rate, left;
 
+	if (interrupted)
+		return 1;
+	if (!c->progress)
+		return 0;
+	t = now();
+	if (pass != c->pass) {
+		c->pass = pass;
+		c->pass_start = t;
+	}
 	if (done != total && t - c->last_progress < 0.25)
 		return 0;
 	c->last_progress = t;
-	fprintf(stderr, "\r%s: %-6s %5.1f%%", prog, names[pass],
-		total ? 100.0 * (double)done / (double)total : 100.0);
+	rate = t > c->pass_start ? done / (t - c->pass_start) : 0;
+	left = rate > 0 && total > done ? (total - done) / rate : 0;
+	fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f %s/s  %.0f s left\033[K",
+		prog, names[pass],
+		total ? 100.0 * (double)done / (double)total : 100.0,
+		rate, units[pass], left);
 	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
@@ -227,6 +257,11 @@ static int run(struct cli *c)
 	err = recover_scan(r);
 	if (err) {
 		recover_close(r);
+		if (err == RECOVER_ET_INTERRUPTED) {
+			fprintf(stderr, "%s: %s: interrupted; nothing written\n",
+				prog, c->device);
+			return EXIT_INTERRUPTED;
+		}
 		return fail(err, "scanning the journal of", c->device);
 	}
 	recover_get_stats(r, &st);
@@ -248,6 +283,11 @@ static int run(struct cli *c)
 	if (err && st.error == err)
 		fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
 			error_message(err), where(&st.error_at));
+	if (err == RECOVER_ET_INTERRUPTED) {
+		fprintf(stderr, "%s: %s: interrupted; the journal still needs "
+			"recovery: run jrecover again\n", prog, c->device);
+		return EXIT_INTERRUPTED;
+	}
 	if (err)
 		return fail(err, dry ? "checking the journal of" : "replaying the journal of",
 			    c->device);
@@ -291,6 +331,7 @@ int main(int argc, char **argv)
 		{ "info", no_argument, NULL, 'i' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -307,7 +348,7 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
-	while ((ch = getopt_long(argc, argv, "nj:ifqvVh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "nj:ifqpvVh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			c.opts.flags |= RECOVER_FL_DRY_RUN;
@@ -324,6 +365,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			c.quiet = 1;
+			break;
+		case 'p':
+			c.progress = 1;
 			break;
 		case 'v':
 			c.verbose = 1;
@@ -348,9 +392,13 @@ int main(int argc, char **argv)
 	c.device = argv[optind];
 	if (getenv("LIBRECOVER_FULL_REVOKE"))
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
-	if (!c.quiet && isatty(STDERR_FILENO)) {
-		c.opts.progress = show_progress;
-		c.opts.progress_data = &c;
-	}
+	if (c.quiet)
+		c.progress = 0;
+	else if (isatty(STDERR_FILENO))
+		c.progress = 1;
+	c.opts.progress = show_progress;
+	c.opts.progress_data = &c;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	return run(&c);
 }
