@@ -106,11 +106,12 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 }
 
 /* The geometry against the journal actually available. */
-errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks)
+errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks,
+			      int may_be_short)
 {
 	const struct recover_super *p = &sb->pub;
 
-	if (p->maxlen > journal_blocks)
+	if (p->maxlen > journal_blocks && !may_be_short)
 		return RECOVER_ET_JOURNAL_SHORT;
 	if (p->first == 0 || p->first >= sb->last)
 		return RECOVER_ET_SB_GEOMETRY;

@@ -6,9 +6,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "librecoverP.h"
 
@@ -71,6 +73,35 @@ static errcode_t check_fast_commit(struct recover_struct *r)
 	return err;
 }
 
+/*
+ * With a dump: does the filesystem's own internal journal hold the same log
+ * (the dump was saved from it and it was not reset since)?  Then the replay
+ * of the dump also retires that journal, as e2fsck's replay of it would.
+ */
+static errcode_t open_own_journal(struct recover_struct *r)
+{
+	ext2_filsys fs = r->fs;
+	unsigned char *raw;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_journal(fs->super) || !fs->super->s_journal_inum ||
+	    !r->sb.pub.start)
+		return 0;
+	if (jsource_open_inode(&r->own, fs))
+		return 0;
+	raw = malloc(fs->blocksize);
+	if (!raw)
+		return ENOMEM;
+	err = jsource_read(&r->own, 0, 1, raw);
+	if (err || memcmp(raw, r->jsb_raw, JSB_SIZE)) {
+		free(raw);
+		return 0;
+	}
+	r->own_jsb_raw = raw;
+	r->st.dump_is_current = 1;
+	return 0;
+}
+
 static errcode_t open_journal(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
@@ -97,13 +128,16 @@ static errcode_t open_journal(struct recover_struct *r)
 	if (!r->jsb_raw)
 		return ENOMEM;
 	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
+	if (err == RECOVER_ET_JOURNAL_SHORT && r->src.kind == RECOVER_SRC_DUMP)
+		return RECOVER_ET_DUMP_SIZE;
 	if (err)
 		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
 	err = jbd2_decode_super(r->jsb_raw, fs->blocksize, &r->sb);
 	if (err)
 		return err;
 	r->sb.pub.source = r->src.kind;
-	err = jbd2_check_geometry(&r->sb, r->src.blocks);
+	err = jbd2_check_geometry(&r->sb, r->src.blocks,
+				  r->src.kind == RECOVER_SRC_DUMP);
 	if (err)
 		return err;
 	if (r->sb.pub.nr_users > 1)
@@ -119,6 +153,11 @@ static errcode_t open_journal(struct recover_struct *r)
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
 	    !(r->opts.flags & RECOVER_FL_FORCE))
 		return RECOVER_ET_DUMP_MISMATCH;
+	if (r->src.kind == RECOVER_SRC_DUMP) {
+		err = open_own_journal(r);
+		if (err)
+			return err;
+	}
 	return check_fast_commit(r);
 }
 
@@ -215,6 +254,8 @@ void recover_close(recover_t r)
 	if (!r)
 		return;
 	jsource_close(&r->src);
+	jsource_close(&r->own);
+	free(r->own_jsb_raw);
 	if (r->fs && r->own_fs) {
 		/*
 		 * libext2fs would write its copy of the superblock and group
@@ -236,11 +277,16 @@ void recover_close(recover_t r)
 /* A log to replay, in e2fsck's eyes: the flag, or a log without it. */
 static int has_log(const struct recover_struct *r)
 {
+	/* A dump's log is all there is; the flag belongs to the fs's own. */
+	if (r->src.kind == RECOVER_SRC_DUMP)
+		return r->sb.pub.start != 0;
 	return r->needs_recovery || r->sb.pub.start != 0;
 }
 
 int recover_needs_recovery(recover_t r)
 {
+	if (r->src.kind == RECOVER_SRC_DUMP)
+		return has_log(r);
 	return has_log(r) || r->sb.pub.errnum != 0;
 }
 
@@ -260,6 +306,60 @@ errcode_t recover_scan(recover_t r)
 	if (r->scanned)
 		return 0;
 	return recovery_scan(r);
+}
+
+errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
+{
+	errcode_t err;
+
+	if (r->scanned)
+		return RECOVER_ET_ALREADY_DONE;
+	r->event = fn;
+	r->event_data = data;
+	err = recovery_scan(r);
+	r->event = NULL;
+	return err;
+}
+
+errcode_t recover_save(recover_t r, const char *path)
+{
+	unsigned int bs = r->src.blocksize;
+	unsigned int chunk = (4U << 20) / bs;
+	unsigned char *buf;
+	uint64_t blk;
+	errcode_t err = 0;
+	int fd;
+
+	buf = malloc((size_t)chunk * bs);
+	if (!buf)
+		return ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
+		unsigned int n = r->src.blocks - blk < chunk ?
+				 (unsigned int)(r->src.blocks - blk) : chunk;
+		size_t len = (size_t)n * bs, done = 0;
+
+		err = jsource_read(&r->src, blk, n, buf);
+		while (!err && done < len) {
+			ssize_t w = write(fd, buf + done, len - done);
+
+			if (w < 0 && errno != EINTR)
+				err = errno;
+			else if (w > 0)
+				done += (size_t)w;
+		}
+	}
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+out:
+	free(buf);
+	return err;
 }
 
 /*
@@ -346,6 +446,7 @@ out:
 
 errcode_t recover_replay(recover_t r)
 {
+	struct jsource *jsrc = &r->src;
 	unsigned char *raw = r->jsb_raw;
 	int failed, fs_error;
 	errcode_t err;
@@ -378,16 +479,21 @@ errcode_t recover_replay(recover_t r)
 	if (err)
 		return err;
 	/*
-	 * A dump is only a source of blocks: the file stays as it was, and the
-	 * filesystem's own journal and flags are left as they are.
+	 * A dump file stays as it was.  The filesystem's own journal is reset
+	 * only when it holds the same log; otherwise it and the filesystem's
+	 * flags are left as they are.
 	 */
-	if (r->src.kind == RECOVER_SRC_DUMP)
-		return 0;
+	if (r->src.kind == RECOVER_SRC_DUMP) {
+		if (!r->own_jsb_raw)
+			return 0;
+		jsrc = &r->own;
+		raw = r->own_jsb_raw;
+	}
 	fs_error = reset_journal_super(r, raw, failed);
 	r->st.fs_errors = fs_error;
-	err = jsource_write(&r->src, r->src.sb_block, raw);
-	if (!err && r->src.own_io)
-		err = io_channel_flush(r->src.io);
+	err = jsource_write(jsrc, jsrc->sb_block, raw);
+	if (!err && jsrc->own_io)
+		err = io_channel_flush(jsrc->io);
 	if (!err)
 		err = update_fs_super(r, failed, fs_error);
 	if (!err)

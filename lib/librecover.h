@@ -114,6 +114,7 @@ enum recover_end {
 	RECOVER_END_COMMIT_CSUM, /* a commit block failed its checksum */
 	RECOVER_END_STALE,	/* a checksum failure in an older transaction */
 	RECOVER_END_READ,	/* a logged block could not be read */
+	RECOVER_END_TRUNCATED,	/* the journal dump file ends */
 	RECOVER_END_ERROR,	/* the scan failed: see recover_stats.error */
 };
 
@@ -141,12 +142,21 @@ struct recover_stats {
 	unsigned long long written_bytes; /* bytes written to the filesystem */
 	unsigned long long table_bytes;	/* peak bytes of the revoke table */
 	enum recover_end end_reason;
+	struct recover_where end_at;	/* the block where the scan stopped,
+					 * and the tid it expected */
 	int		failed_commit;	/* nonzero: commit of failed_tid was bad */
 	unsigned int	failed_tid;
 	struct recover_where failed_at;	/* that commit block */
 	struct recover_where bad_csum_at; /* the first copy skipped on a bad
 					 * data checksum */
 	int		needs_recovery;	/* the filesystem's needs_recovery flag */
+	/*
+	 * A dump is replayed into the filesystem; when the filesystem's own
+	 * journal holds the very same log (same superblock), it is reset and
+	 * needs_recovery cleared as after a replay of that journal;
+	 * otherwise the filesystem's journal and flags are left alone.
+	 */
+	int		dump_is_current;
 	int		fs_errors;	/* replay marked the filesystem as having
 					 * errors (a corrupt commit block, or a
 					 * journal error in s_errno) */
@@ -200,6 +210,51 @@ errcode_t recover_scan(recover_t r);
  * replayed names a block past the end of the filesystem (nothing written).
  */
 errcode_t recover_replay(recover_t r);
+
+/* One thing the scan found in the log, in log order (see recover_walk()). */
+enum recover_event_type {
+	RECOVER_EV_DESCRIPTOR = 1, /* jblock, tid, count = tags */
+	RECOVER_EV_TAG,		/* jblock = its data block, fsblock, flags, tid */
+	RECOVER_EV_REVOKE_BLOCK, /* jblock, tid, count = records */
+	RECOVER_EV_REVOKE,	/* fsblock revoked at tid; jblock of its block */
+	RECOVER_EV_COMMIT,	/* jblock, tid, commit_sec/nsec, replayed */
+	RECOVER_EV_END,		/* jblock where the scan stopped, tid it expected,
+				 * end = why */
+};
+
+struct recover_event {
+	enum recover_event_type type;
+	unsigned int	tid;
+	unsigned long long jblock;
+	unsigned long long fsblock;
+	unsigned long long count;
+	unsigned int	flags;		/* tag flags */
+	unsigned long long commit_sec;
+	unsigned int	commit_nsec;
+	int		replayed;	/* commit: the transaction is replayed */
+	enum recover_end end;
+};
+
+/* Returns nonzero to stop the walk (RECOVER_ET_INTERRUPTED). */
+typedef int (*recover_event_fn)(void *data, const struct recover_event *ev);
+
+/*
+ * recover_walk - recover_scan(), calling fn for every descriptor, tag,
+ * revoke block, revoke record and commit block as the scan meets them,
+ * then once at the end.  Streams: nothing is held back for the calls.
+ * Returns: as recover_scan(); RECOVER_ET_ALREADY_DONE if the journal was
+ * scanned already.
+ */
+errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data);
+
+/*
+ * recover_save - write the raw journal to path: the journal inode's
+ * contents in logical order (as "debugfs -R 'dump <8> FILE'" writes them),
+ * the whole external journal device, or a copy of the dump.  path is
+ * created, or truncated if it exists; nothing else is written.
+ * Returns: 0, or an error code.
+ */
+errcode_t recover_save(recover_t r, const char *path);
 
 /* recover_needs_recovery - 1 when the journal has anything to replay, the
  * filesystem is flagged as needing recovery, or the journal holds an error

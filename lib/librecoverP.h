@@ -29,7 +29,9 @@ struct jsuper {
 
 errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 			    struct jsuper *sb);
-errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks);
+/* A dump may be cut short: it is replayed up to where it ends. */
+errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks,
+			      int may_be_short);
 uint32_t jbd2_super_csum(const unsigned char *buf);
 void jbd2_super_set_csum(const struct jsuper *sb, unsigned char *buf);
 
@@ -151,11 +153,16 @@ struct jtag {
 struct recover_struct {
 	ext2_filsys	fs;
 	int		own_fs;		/* recover_open() opened fs */
+	recover_event_fn event;		/* recover_walk()'s callback */
+	void		*event_data;
 	unsigned long long progress_next;
 	struct recover_options opts;
 	char		*journal_path;
 	struct jsource	src;
 	unsigned char	*jsb_raw;	/* journal superblock block, as read */
+	struct jsource	own;		/* with a dump: the filesystem's journal */
+	unsigned char	*own_jsb_raw;	/* its superblock, when it holds the
+					 * same log as the dump */
 	struct jsuper	sb;
 	int		scanned, replayed;
 	int		needs_recovery;	/* filesystem flag at open */

@@ -56,7 +56,7 @@ struct scan {
 	uint32_t	bad_block_csum_at; /* first descriptor/revoke failing its
 					    * checksum in this transaction */
 	unsigned long long txn_blocks;	/* blocks walked in this txn */
-	int		stop;		/* end the scan at this transaction */
+	errcode_t	stop;		/* end the scan at this transaction */
 	unsigned char	*desc;		/* copy of the descriptor being summed */
 	unsigned long long log_len;
 };
@@ -140,6 +140,47 @@ static void bad_block_csum(struct scan *s, uint32_t at)
 	s->need_check_commit_time = 1;
 }
 
+/* Hand one event to recover_walk()'s callback. */
+static errcode_t emit(struct scan *s, enum recover_event_type type,
+		      uint64_t jblock, uint64_t fsblock, uint64_t count,
+		      unsigned int flags)
+{
+	struct recover_struct *r = s->r;
+	struct recover_event ev;
+
+	if (!r->event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.tid = s->tid;
+	ev.jblock = jblock;
+	ev.fsblock = fsblock;
+	ev.count = count;
+	ev.flags = flags;
+	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+}
+
+static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
+				 uint32_t at)
+{
+	const struct jsuper *sb = &s->r->sb;
+	struct jbd2_tag tag;
+	unsigned int pos = 0;
+	uint64_t n = 0;
+	uint32_t j = s->blk;
+	errcode_t err;
+
+	while (jbd2_next_tag(sb, blk, &pos, &tag))
+		n++;
+	err = emit(s, RECOVER_EV_DESCRIPTOR, at, 0, n, 0);
+	pos = 0;
+	while (!err && jbd2_next_tag(sb, blk, &pos, &tag)) {
+		err = emit(s, RECOVER_EV_TAG, j, tag.blocknr, 0, tag.flags);
+		j = jbd2_log_next(sb, j);
+	}
+	return err;
+}
+
 static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 				 uint32_t at)
 {
@@ -154,6 +195,9 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 	r->st.descriptor_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
 		bad_block_csum(s, at);
+	err = emit_descriptor(s, blk, at);
+	if (err)
+		return err;
 	/* COMPAT_CHECKSUM covers descriptors and data, as stored in the log. */
 	if (sb->csum_v1 && !s->need_check_commit_time && !s->end_set) {
 		s->crc32_sum = ext2fs_crc32_be(s->crc32_sum, blk,
@@ -169,8 +213,9 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 			return err;
 		if (sum) {
 			/* The kernel ends the scan where it cannot read. */
-			if (jreader_get(&s->rd, s->blk, &data)) {
-				s->stop = 1;
+			err = jreader_get(&s->rd, s->blk, &data);
+			if (err) {
+				s->stop = err;
 				return 0;
 			}
 			s->crc32_sum = ext2fs_crc32_be(s->crc32_sum, data,
@@ -202,9 +247,17 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		s->txn_revoke_err = err;
 		return 0;
 	}
-	for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
-	     off += sb->revoke_rec)
+	err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0,
+		   (end > REVOKE_HDR_SIZE ? end - REVOKE_HDR_SIZE : 0) /
+		   sb->revoke_rec, 0);
+	for (off = REVOKE_HDR_SIZE; !err && off + sb->revoke_rec <= end;
+	     off += sb->revoke_rec) {
 		s->txn_revoke_records++;
+		err = emit(s, RECOVER_EV_REVOKE, at,
+			   jbd2_revoke_record(sb, blk, off), 0, 0);
+	}
+	if (err)
+		return err;
 
 	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
 		size_t n = r->nrevoke_at;
@@ -336,6 +389,24 @@ static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
 	return 1;
 }
 
+static errcode_t emit_commit(struct scan *s, const unsigned char *blk,
+			     uint32_t at, int replayed)
+{
+	struct recover_struct *r = s->r;
+	struct recover_event ev;
+
+	if (!r->event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RECOVER_EV_COMMIT;
+	ev.tid = s->tid;
+	ev.jblock = at;
+	ev.commit_sec = get_be64(blk + COMMIT_SEC);
+	ev.commit_nsec = get_be32(blk + COMMIT_NSEC);
+	ev.replayed = replayed;
+	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+}
+
 static errcode_t scan_log(struct scan *s)
 {
 	struct recover_struct *r = s->r;
@@ -352,7 +423,14 @@ static errcode_t scan_log(struct scan *s)
 		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
 		if (err)
 			return err;
+		r->st.end_at.jblock = s->blk;
+		r->st.end_at.tid = s->tid;
 		err = jreader_get(&s->rd, s->blk, &blk);
+		if (err == RECOVER_ET_JOURNAL_SHORT &&
+		    r->src.kind == RECOVER_SRC_DUMP) {
+			r->st.end_reason = RECOVER_END_TRUNCATED;
+			return 0;
+		}
 		if (err) {
 			/* An unreadable log block fails recovery, as in e2fsck. */
 			set_error(r, RECOVER_ET_LOG_IO, s->blk, 0, s->tid);
@@ -378,7 +456,10 @@ static errcode_t scan_log(struct scan *s)
 			if (err)
 				return err;
 			if (s->stop) {
-				r->st.end_reason = RECOVER_END_READ;
+				r->st.end_at.jblock = s->blk;
+				r->st.end_reason = s->stop == RECOVER_ET_JOURNAL_SHORT &&
+					r->src.kind == RECOVER_SRC_DUMP ?
+					RECOVER_END_TRUNCATED : RECOVER_END_READ;
 				return 0;
 			}
 			break;
@@ -389,10 +470,16 @@ static errcode_t scan_log(struct scan *s)
 			break;
 		case JBD2_COMMIT_BLOCK: {
 			int replayed = !s->end_set;
+			int go_on = scan_commit(s, blk, at);
 
-			if (!scan_commit(s, blk, at))
+			replayed = replayed && go_on && !s->end_set &&
+				   !r->st.error;
+			err = emit_commit(s, blk, at, replayed);
+			if (err)
+				return err;
+			if (!go_on)
 				return 0;
-			if (replayed && !s->end_set) {
+			if (replayed) {
 				err = commit_txn(s);
 				if (err)
 					return err;
@@ -469,6 +556,17 @@ errcode_t recovery_scan(struct recover_struct *r)
 	if (err)
 		goto out;
 	err = scan_log(&s);
+	if (!err && r->event) {
+		struct recover_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.type = RECOVER_EV_END;
+		ev.tid = r->st.end_at.tid;
+		ev.jblock = r->st.end_at.jblock;
+		ev.end = r->st.end_reason;
+		if (r->event(r->event_data, &ev))
+			err = RECOVER_ET_INTERRUPTED;
+	}
 	if (!err)
 		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
 			       r->st.log_blocks);

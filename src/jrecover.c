@@ -2,7 +2,8 @@
 /*
  * jrecover -- replay an ext3/ext4 jbd2 journal offline.
  *
- * The only part of the project that prints: options, the report, exit codes.
+ * The only part of the project that prints: options, the report (text or
+ * JSON, whose schema jrecover(8) documents), exit codes.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include <et/com_err.h>
+#include <ext2fs/ext2_io.h>
 
 #include "librecover.h"
 
@@ -27,6 +29,9 @@
 #define EXIT_USAGE		16
 #define EXIT_INTERRUPTED	32
 
+/* Options without a short form. */
+#define OPT_JSON		256
+
 static const char *prog = "jrecover";
 static volatile sig_atomic_t interrupted;
 
@@ -36,16 +41,22 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
+
 struct cli {
 	struct recover_options opts;
 	const char	*device;
-	int		info;
+	enum mode	mode;
+	const char	*save_path;
+	const char	*undo_path;
+	int		json;
 	int		quiet;
 	int		verbose;
 	int		progress;	/* show progress on stderr */
 	double		last_progress;
 	enum recover_pass pass;
 	double		pass_start;
+	unsigned int	list_sep;	/* -l --json: objects printed */
 };
 
 static void usage(FILE *f)
@@ -56,12 +67,16 @@ static void usage(FILE *f)
 "\n"
 "  -n, --dry-run        read and check everything, write nothing\n"
 "  -j, --journal PATH   journal from an external device or a saved dump file\n"
+"  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
-"  -f, --force          replay a dump whose UUID does not match; on a corrupt\n"
+"  -l, --list           list the log's transactions, tags and revoke records\n"
+"  -s, --save FILE      write the raw journal to FILE, write nothing else\n"
+"  -f, --force          replay a journal whose UUID does not match; on a corrupt\n"
 "                       log, reset the journal as e2fsck would\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
-"  -p, --progress       show progress on stderr even when it is not a terminal\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
+"  -p, --progress       show progress on stderr even when it is not a terminal\n"
+"      --json           print -i, -l and the replay report as JSON\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
 "\n"
@@ -87,7 +102,6 @@ static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
 	static const char *names[] = { "", "scan", "revoke", "replay" };
-	static const char *units[] = { "", "blocks", "blocks", "blocks" };
 	struct cli *c = data;
 	double t, rate, left;
 
@@ -105,38 +119,93 @@ static int show_progress(void *data, enum recover_pass pass,
 	c->last_progress = t;
 	rate = t > c->pass_start ? done / (t - c->pass_start) : 0;
 	left = rate > 0 && total > done ? (total - done) / rate : 0;
-	fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f %s/s  %.0f s left\033[K",
+	fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f blocks/s  %.0f s left\033[K",
 		prog, names[pass],
 		total ? 100.0 * (double)done / (double)total : 100.0,
-		rate, units[pass], left);
+		rate, left);
 	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
 	return 0;
 }
 
-static void print_features(const struct recover_super *sb)
-{
-	unsigned int c = sb->feature_compat, i = sb->feature_incompat;
+/* ---- text and JSON helpers ------------------------------------------------ */
 
-	printf("Journal features:         ");
-	if (!c && !i && !sb->feature_ro_compat)
-		printf(" (none)");
-	if (c & 0x1)
-		printf(" journal_checksum");
-	if (i & 0x1)
-		printf(" journal_incompat_revoke");
-	if (i & 0x2)
-		printf(" journal_64bit");
-	if (i & 0x4)
-		printf(" journal_async_commit");
-	if (i & 0x8)
-		printf(" journal_checksum_v2");
-	if (i & 0x10)
-		printf(" journal_checksum_v3");
-	if (i & 0x20)
-		printf(" journal_fast_commit");
-	printf("\n");
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static const char *uuid_str(const unsigned char *u)
+{
+	static char buf[40];
+	char *p = buf;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		p += sprintf(p, "%02x", u[i]);
+		if (i == 3 || i == 5 || i == 7 || i == 9)
+			*p++ = '-';
+	}
+	return buf;
+}
+
+static const struct { unsigned int incompat; const char *name; } features[] = {
+	{ 0x1, "journal_incompat_revoke" },
+	{ 0x2, "journal_64bit" },
+	{ 0x4, "journal_async_commit" },
+	{ 0x8, "journal_checksum_v2" },
+	{ 0x10, "journal_checksum_v3" },
+	{ 0x20, "journal_fast_commit" },
+};
+
+/* The feature names, separated by sep, names quoted for JSON. */
+static void print_features(const struct recover_super *sb, const char *sep,
+			   int quote)
+{
+	const char *q = quote ? "\"" : "";
+	const char *s = "";
+	size_t i;
+
+	if (sb->feature_compat & 0x1) {
+		printf("%sjournal_checksum%s", q, q);
+		s = sep;
+	}
+	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		if (sb->feature_incompat & features[i].incompat) {
+			printf("%s%s%s%s", s, q, features[i].name, q);
+			s = sep;
+		}
+	}
+	if (!quote && !*s)
+		printf("(none)");
+}
+
+static const char *end_name(enum recover_end e)
+{
+	switch (e) {
+	case RECOVER_END_NONE: return "none";
+	case RECOVER_END_NO_MAGIC: return "no_magic";
+	case RECOVER_END_SEQUENCE: return "sequence";
+	case RECOVER_END_BLOCKTYPE: return "blocktype";
+	case RECOVER_END_COMMIT_CSUM: return "commit_checksum";
+	case RECOVER_END_STALE: return "stale";
+	case RECOVER_END_READ: return "read_error";
+	case RECOVER_END_TRUNCATED: return "truncated";
+	case RECOVER_END_ERROR: return "error";
+	}
+	return "?";
 }
 
 static const char *end_reason(enum recover_end e)
@@ -149,27 +218,57 @@ static const char *end_reason(enum recover_end e)
 	case RECOVER_END_COMMIT_CSUM: return "a commit block with a bad checksum";
 	case RECOVER_END_STALE: return "stale blocks from an older log";
 	case RECOVER_END_READ: return "a logged block that could not be read";
+	case RECOVER_END_TRUNCATED: return "the end of the dump file";
 	case RECOVER_END_ERROR: return "an error";
 	}
 	return "?";
 }
 
-static void print_info(const char *device, const struct recover_super *sb,
+static const char *source_name(enum recover_source s)
+{
+	switch (s) {
+	case RECOVER_SRC_INODE: return "inode";
+	case RECOVER_SRC_DEVICE: return "device";
+	case RECOVER_SRC_DUMP: return "dump";
+	}
+	return "?";
+}
+
+/* "journal block 123 (transaction 7, filesystem block 9)" */
+static const char *where(const struct recover_where *w)
+{
+	static char buf[128];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "journal block %llu (transaction %u",
+		     w->jblock, w->tid);
+	if (w->fsblock)
+		snprintf(buf + n, sizeof(buf) - n, ", filesystem block %llu)",
+			 w->fsblock);
+	else
+		snprintf(buf + n, sizeof(buf) - n, ")");
+	return buf;
+}
+
+static void json_where(const char *key, const struct recover_where *w)
+{
+	printf("\"%s\":{\"block\":%llu,\"tid\":%u,\"fs_block\":%llu}", key,
+	       w->jblock, w->tid, w->fsblock);
+}
+
+/* ---- -i ------------------------------------------------------------------ */
+
+static void print_info(const struct cli *c, const struct recover_super *sb,
 		       const struct recover_stats *st)
 {
-	static const char *src[] = { "", "journal inode", "external journal device",
-				     "journal dump file" };
-	int i;
-
-	printf("Filesystem:               %s\n", device);
+	printf("Filesystem:               %s\n", c->device);
 	printf("needs_recovery:           %s\n", st->needs_recovery ? "yes" : "no");
-	printf("Journal source:           %s\n", src[sb->source]);
+	printf("Journal source:           %s\n", source_name(sb->source));
 	printf("Journal superblock:       v%d\n", sb->version);
-	print_features(sb);
-	printf("Journal UUID:             ");
-	for (i = 0; i < 16; i++)
-		printf("%02x%s", sb->uuid[i], (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+	printf("Journal features:         ");
+	print_features(sb, " ", 0);
 	printf("\n");
+	printf("Journal UUID:             %s\n", uuid_str(sb->uuid));
 	printf("Journal block size:       %u\n", sb->blocksize);
 	printf("Journal length:           %u blocks\n", sb->maxlen);
 	printf("First log block:          %u\n", sb->first);
@@ -189,12 +288,138 @@ static void print_info(const char *device, const struct recover_super *sb,
 	printf("Logged blocks:            %llu\n", st->logged_blocks);
 	printf("Revoke blocks:            %llu\n", st->revoke_blocks);
 	printf("Revoke records:           %llu\n", st->revoke_records);
-	printf("Log ends at:              %s\n", end_reason(st->end_reason));
+	printf("Log ends at:              journal block %llu: %s\n",
+	       st->end_at.jblock, end_reason(st->end_reason));
 	if (st->failed_commit)
-		printf("Corrupt commit:           transaction %u\n", st->failed_tid);
+		printf("Corrupt commit:           transaction %u at journal block %llu\n",
+		       st->failed_tid, st->failed_at.jblock);
 	if (st->error)
-		printf("Recovery would fail:      %s\n", error_message(st->error));
+		printf("Recovery would fail:      %s at %s\n",
+		       error_message(st->error), where(&st->error_at));
 }
+
+static void json_super(const struct recover_super *sb)
+{
+	printf("\"journal\":{\"source\":\"%s\",\"version\":%d,\"features\":[",
+	       source_name(sb->source), sb->version);
+	print_features(sb, ",", 1);
+	printf("],\"uuid\":\"%s\",\"block_size\":%u,\"maxlen\":%u,\"first\":%u,"
+	       "\"sequence\":%u,\"start\":%u,\"errno\":%d,\"fast_commit_blocks\":%u}",
+	       uuid_str(sb->uuid), sb->blocksize, sb->maxlen, sb->first,
+	       sb->sequence, sb->start, sb->errnum, sb->num_fc_blocks);
+}
+
+static void json_log(const struct recover_stats *st)
+{
+	printf("\"log\":{\"first_tid\":%u,\"end_tid\":%u,\"transactions\":%llu,"
+	       "\"log_blocks\":%llu,\"descriptor_blocks\":%llu,"
+	       "\"logged_blocks\":%llu,\"revoke_blocks\":%llu,"
+	       "\"revoke_records\":%llu,\"end\":\"%s\",",
+	       st->first_tid, st->end_tid, st->transactions, st->log_blocks,
+	       st->descriptor_blocks, st->logged_blocks, st->revoke_blocks,
+	       st->revoke_records, end_name(st->end_reason));
+	json_where("end_at", &st->end_at);
+	if (st->failed_commit) {
+		printf(",");
+		json_where("corrupt_commit", &st->failed_at);
+	}
+	if (st->error) {
+		printf(",\"error\":");
+		json_str(error_message(st->error));
+		printf(",");
+		json_where("error_at", &st->error_at);
+	}
+	printf("}");
+}
+
+static void json_info(const struct cli *c, const struct recover_super *sb,
+		      const struct recover_stats *st)
+{
+	printf("{\"filesystem\":");
+	json_str(c->device);
+	printf(",\"needs_recovery\":%s,", st->needs_recovery ? "true" : "false");
+	json_super(sb);
+	printf(",");
+	json_log(st);
+	printf("}\n");
+}
+
+/* ---- -l ------------------------------------------------------------------ */
+
+static int list_event(void *data, const struct recover_event *ev)
+{
+	static const char *types[] = { "", "descriptor", "tag", "revoke_block",
+				       "revoke", "commit", "end" };
+	struct cli *c = data;
+
+	if (interrupted)
+		return 1;
+	if (c->json) {
+		printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
+		       ev->tid, ev->jblock);
+		switch (ev->type) {
+		case RECOVER_EV_DESCRIPTOR:
+			printf(",\"tags\":%llu", ev->count);
+			break;
+		case RECOVER_EV_TAG:
+			printf(",\"fs_block\":%llu,\"flags\":%u", ev->fsblock,
+			       ev->flags);
+			break;
+		case RECOVER_EV_REVOKE_BLOCK:
+			printf(",\"records\":%llu", ev->count);
+			break;
+		case RECOVER_EV_REVOKE:
+			printf(",\"fs_block\":%llu", ev->fsblock);
+			break;
+		case RECOVER_EV_COMMIT:
+			printf(",\"commit_sec\":%llu,\"commit_nsec\":%u,\"replayed\":%s",
+			       ev->commit_sec, ev->commit_nsec,
+			       ev->replayed ? "true" : "false");
+			break;
+		case RECOVER_EV_END:
+			printf(",\"end\":\"%s\"", end_name(ev->end));
+			break;
+		}
+		printf("}\n");
+		return 0;
+	}
+	switch (ev->type) {
+	case RECOVER_EV_DESCRIPTOR:
+		printf("Transaction %u: descriptor block at journal block %llu, %llu tag%s\n",
+		       ev->tid, ev->jblock, ev->count, ev->count == 1 ? "" : "s");
+		break;
+	case RECOVER_EV_TAG:
+		printf("  FS block %llu logged at journal block %llu (flags 0x%x)\n",
+		       ev->fsblock, ev->jblock, ev->flags);
+		break;
+	case RECOVER_EV_REVOKE_BLOCK:
+		printf("Transaction %u: revoke block at journal block %llu, %llu record%s\n",
+		       ev->tid, ev->jblock, ev->count, ev->count == 1 ? "" : "s");
+		break;
+	case RECOVER_EV_REVOKE:
+		printf("  Revoke FS block %llu\n", ev->fsblock);
+		break;
+	case RECOVER_EV_COMMIT: {
+		time_t t = (time_t)ev->commit_sec;
+		struct tm tm;
+		char when[64] = "?";
+
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+		printf("Transaction %u: commit block at journal block %llu, %s (%llu.%09u)%s\n",
+		       ev->tid, ev->jblock, when, ev->commit_sec, ev->commit_nsec,
+		       ev->replayed ? "" : ", not replayed");
+		break;
+	}
+	case RECOVER_EV_END:
+		printf("Log ends at journal block %llu, expecting transaction %u: %s\n",
+		       ev->jblock, ev->tid, end_reason(ev->end));
+		break;
+	}
+	return 0;
+}
+
+/* ---- errors --------------------------------------------------------------- */
 
 /* What to tell the user to do next, for the errors that have an answer. */
 static const char *advice(errcode_t err)
@@ -216,30 +441,112 @@ static const char *advice(errcode_t err)
 	return NULL;
 }
 
-static int fail(errcode_t err, const char *what, const char *device)
+static int fail(const struct cli *c, errcode_t err, const char *what,
+		const struct recover_stats *st)
 {
 	const char *a = advice(err);
 
-	com_err(prog, err, "while %s %s%s%s", what, device, a ? ": " : "",
-		a ? a : "");
-	return EXIT_ERROR;
+	if (err == RECOVER_ET_INTERRUPTED) {
+		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
+			st && st->replayed ? "the journal still needs recovery: "
+			"run jrecover again" : "nothing was written");
+	} else {
+		if (st && st->error == err)
+			fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
+				error_message(err), where(&st->error_at));
+		com_err(prog, err, "while %s %s%s%s", what, c->device,
+			a ? ": " : "", a ? a : "");
+	}
+	if (c->json) {
+		printf("{\"filesystem\":");
+		json_str(c->device);
+		printf(",\"exit\":%d,\"error\":",
+		       err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR);
+		json_str(error_message(err));
+		if (st && st->error == err) {
+			printf(",");
+			json_where("error_at", &st->error_at);
+		}
+		printf("}\n");
+	}
+	return err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR;
 }
 
-/* "journal block 123 (transaction 7, filesystem block 9)" */
-static const char *where(const struct recover_where *w)
+/* ---- the replay report ---------------------------------------------------- */
+
+static int exit_status(const struct cli *c, const struct recover_stats *st)
 {
-	static char buf[128];
-	int n;
-
-	n = snprintf(buf, sizeof(buf), "journal block %llu (transaction %u",
-		     w->jblock, w->tid);
-	if (w->fsblock)
-		snprintf(buf + n, sizeof(buf) - n, ", filesystem block %llu)",
-			 w->fsblock);
-	else
-		snprintf(buf + n, sizeof(buf) - n, ")");
-	return buf;
+	if (c->opts.flags & RECOVER_FL_DRY_RUN)
+		return EXIT_CLEAN;
+	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors)
+		return EXIT_PROBLEMS;
+	return EXIT_RECOVERED;
 }
+
+static void report_text(const struct cli *c, const struct recover_super *sb,
+			const struct recover_stats *st, double secs)
+{
+	int dry = c->opts.flags & RECOVER_FL_DRY_RUN;
+
+	printf("%s: %s: %s %llu block%s from %llu transaction%s", prog,
+	       c->device, dry ? "would replay" : "replayed", st->replayed,
+	       st->replayed == 1 ? "" : "s", st->transactions,
+	       st->transactions == 1 ? "" : "s");
+	if (st->transactions)
+		printf(" (tid %u-%u)", st->first_tid, st->end_tid - 1);
+	printf("; %llu skipped by revoke records, %llu on bad checksums; %.2f s\n",
+	       st->revoked, st->bad_csum, secs);
+	if (st->end_reason == RECOVER_END_TRUNCATED)
+		printf("%s: the dump ends at journal block %llu, inside the log: "
+		       "transaction %u and any later ones are lost\n",
+		       prog, st->end_at.jblock, st->end_at.tid);
+	if (sb->source == RECOVER_SRC_DUMP && !dry)
+		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
+		       "the dump holds the filesystem's current journal: that "
+		       "journal was reset and needs_recovery cleared" :
+		       "the filesystem's own journal and flags were left as they are");
+	if (st->bad_csum)
+		printf("%s: %llu logged block%s skipped on bad data checksums, "
+		       "the first at %s\n", prog, st->bad_csum,
+		       st->bad_csum == 1 ? "" : "s", where(&st->bad_csum_at));
+	if (st->failed_commit)
+		printf("%s: transaction %u was corrupt (commit block at journal "
+		       "block %llu): replay stopped before it\n",
+		       prog, st->failed_tid, st->failed_at.jblock);
+	if (st->error)
+		printf("%s: recovery failed (%s at %s): journal reset as e2fsck "
+		       "would\n", prog, error_message(st->error),
+		       where(&st->error_at));
+	if (!dry && (st->fs_errors || st->error || st->bad_csum))
+		printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
+		       prog, c->device,
+		       st->fs_errors ? "having errors" : "not clean");
+}
+
+static void report_json(const struct cli *c, const struct recover_super *sb,
+			const struct recover_stats *st, double secs, int status)
+{
+	printf("{\"filesystem\":");
+	json_str(c->device);
+	printf(",\"dry_run\":%s,\"exit\":%d,\"seconds\":%.3f,",
+	       (c->opts.flags & RECOVER_FL_DRY_RUN) ? "true" : "false", status,
+	       secs);
+	json_super(sb);
+	printf(",");
+	json_log(st);
+	printf(",\"replayed\":%llu,\"revoked\":%llu,\"bad_checksum\":%llu,"
+	       "\"fs_errors\":%s,\"dump_is_current\":%s",
+	       st->replayed, st->revoked, st->bad_csum,
+	       st->fs_errors ? "true" : "false",
+	       st->dump_is_current ? "true" : "false");
+	if (st->bad_csum) {
+		printf(",");
+		json_where("first_bad_checksum", &st->bad_csum_at);
+	}
+	printf("}\n");
+}
+
+/* ---- modes ----------------------------------------------------------------- */
 
 static int run(struct cli *c)
 {
@@ -247,80 +554,93 @@ static int run(struct cli *c)
 	struct recover_stats st;
 	recover_t r;
 	double t0 = now();
-	int dry = c->opts.flags & RECOVER_FL_DRY_RUN;
 	errcode_t err;
+	int status;
 
 	err = recover_open(c->device, &c->opts, &r);
 	if (err)
-		return fail(err, "opening", c->device);
+		return fail(c, err, "opening", NULL);
 	recover_get_super(r, &sb);
-	err = recover_scan(r);
+
+	if (c->mode == MODE_SAVE) {
+		err = recover_save(r, c->save_path);
+		recover_close(r);
+		if (err)
+			return fail(c, err, "saving the journal of", NULL);
+		if (!c->quiet)
+			printf("%s: %s: journal saved to %s\n", prog, c->device,
+			       c->save_path);
+		return EXIT_CLEAN;
+	}
+	if (c->mode == MODE_LIST)
+		err = recover_walk(r, list_event, c);
+	else
+		err = recover_scan(r);
+	recover_get_stats(r, &st);
 	if (err) {
 		recover_close(r);
-		if (err == RECOVER_ET_INTERRUPTED) {
-			fprintf(stderr, "%s: %s: interrupted; nothing written\n",
-				prog, c->device);
-			return EXIT_INTERRUPTED;
-		}
-		return fail(err, "scanning the journal of", c->device);
+		return fail(c, err, "scanning the journal of", &st);
 	}
-	recover_get_stats(r, &st);
-	if (c->info || c->verbose)
-		print_info(c->device, &sb, &st);
-	if (c->info) {
+	if (c->mode == MODE_LIST) {
+		recover_close(r);
+		return EXIT_CLEAN;
+	}
+	if (c->mode == MODE_INFO || (c->verbose && !c->json)) {
+		if (c->json)
+			json_info(c, &sb, &st);
+		else
+			print_info(c, &sb, &st);
+	}
+	if (c->mode == MODE_INFO) {
 		recover_close(r);
 		return EXIT_CLEAN;
 	}
 	if (!recover_needs_recovery(r)) {
-		if (!c->quiet)
-			printf("%s: %s: clean, nothing to replay\n", prog, c->device);
 		recover_close(r);
+		if (c->json)
+			report_json(c, &sb, &st, now() - t0, EXIT_CLEAN);
+		else if (!c->quiet)
+			printf("%s: %s: clean, nothing to replay\n", prog, c->device);
 		return EXIT_CLEAN;
 	}
 	err = recover_replay(r);
 	recover_get_stats(r, &st);
 	recover_close(r);
-	if (err && st.error == err)
-		fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
-			error_message(err), where(&st.error_at));
-	if (err == RECOVER_ET_INTERRUPTED) {
-		fprintf(stderr, "%s: %s: interrupted; the journal still needs "
-			"recovery: run jrecover again\n", prog, c->device);
-		return EXIT_INTERRUPTED;
-	}
 	if (err)
-		return fail(err, dry ? "checking the journal of" : "replaying the journal of",
-			    c->device);
-	if (!c->quiet) {
-		printf("%s: %s: %s %llu block%s from %llu transaction%s",
-		       prog, c->device, dry ? "would replay" : "replayed",
-		       st.replayed, st.replayed == 1 ? "" : "s",
-		       st.transactions, st.transactions == 1 ? "" : "s");
-		if (st.transactions)
-			printf(" (tid %u-%u)", st.first_tid, st.end_tid - 1);
-		printf("; %llu skipped by revoke records, %llu on bad checksums; "
-		       "%.2f s\n", st.revoked, st.bad_csum, now() - t0);
-		if (st.bad_csum)
-			printf("%s: %llu logged block%s skipped on bad data checksums, "
-			       "the first at %s\n", prog, st.bad_csum,
-			       st.bad_csum == 1 ? "" : "s", where(&st.bad_csum_at));
-		if (st.failed_commit)
-			printf("%s: transaction %u was corrupt (commit block at "
-			       "journal block %llu): replay stopped before it\n",
-			       prog, st.failed_tid, st.failed_at.jblock);
-		if (st.error)
-			printf("%s: recovery failed (%s at %s): journal reset as "
-			       "e2fsck would\n", prog, error_message(st.error),
-			       where(&st.error_at));
-		if (!dry && (st.fs_errors || st.error || st.bad_csum))
-			printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
-			       prog, c->device, st.fs_errors ? "having errors" : "not clean");
+		return fail(c, err, (c->opts.flags & RECOVER_FL_DRY_RUN) ?
+			    "checking the journal of" : "replaying the journal of",
+			    &st);
+	status = exit_status(c, &st);
+	if (c->json)
+		report_json(c, &sb, &st, now() - t0, status);
+	else if (!c->quiet)
+		report_text(c, &sb, &st, now() - t0);
+	return status;
+}
+
+/*
+ * -z: every write to the filesystem goes through libext2fs's undo io
+ * manager, which first copies the old contents into FILE for e2undo(8).
+ */
+static int setup_undo(struct cli *c)
+{
+	errcode_t err;
+
+	if (unlink(c->undo_path) && errno != ENOENT) {
+		com_err(prog, errno, "while removing the old undo file %s",
+			c->undo_path);
+		return EXIT_ERROR;
 	}
-	if (dry)
-		return EXIT_CLEAN;
-	if (st.bad_csum || st.failed_commit || st.error || st.fs_errors)
-		return EXIT_PROBLEMS;
-	return EXIT_RECOVERED;
+	err = set_undo_io_backing_manager(unix_io_manager);
+	if (!err)
+		err = set_undo_io_backup_file((char *)c->undo_path);
+	if (err) {
+		com_err(prog, err, "while setting up the undo file %s",
+			c->undo_path);
+		return EXIT_ERROR;
+	}
+	c->opts.io_manager = undo_io_manager;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -328,16 +648,21 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "journal", required_argument, NULL, 'j' },
+		{ "undo", required_argument, NULL, 'z' },
 		{ "info", no_argument, NULL, 'i' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "save", required_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c;
+	int modes = 0;
 	int ch;
 
 	memset(&c, 0, sizeof(c));
@@ -348,7 +673,8 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
-	while ((ch = getopt_long(argc, argv, "nj:ifqpvVh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvpVh", longopts,
+				 NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			c.opts.flags |= RECOVER_FL_DRY_RUN;
@@ -356,9 +682,21 @@ int main(int argc, char **argv)
 		case 'j':
 			c.opts.journal_path = optarg;
 			break;
+		case 'z':
+			c.undo_path = optarg;
+			break;
 		case 'i':
-			c.info = 1;
-			c.opts.flags |= RECOVER_FL_DRY_RUN;
+			c.mode = MODE_INFO;
+			modes++;
+			break;
+		case 'l':
+			c.mode = MODE_LIST;
+			modes++;
+			break;
+		case 's':
+			c.mode = MODE_SAVE;
+			c.save_path = optarg;
+			modes++;
 			break;
 		case 'f':
 			c.opts.flags |= RECOVER_FL_FORCE;
@@ -366,11 +704,14 @@ int main(int argc, char **argv)
 		case 'q':
 			c.quiet = 1;
 			break;
+		case 'v':
+			c.verbose = 1;
+			break;
 		case 'p':
 			c.progress = 1;
 			break;
-		case 'v':
-			c.verbose = 1;
+		case OPT_JSON:
+			c.json = 1;
 			break;
 		case 'V':
 			printf("%s %s (librecover %s)\n", prog, PACKAGE_VERSION,
@@ -389,7 +730,17 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (modes > 1) {
+		fprintf(stderr, "%s: -i, -l and -s exclude each other\n", prog);
+		return EXIT_USAGE;
+	}
 	c.device = argv[optind];
+	/* Everything but the replay itself only reads. */
+	if (c.mode != MODE_REPLAY)
+		c.opts.flags |= RECOVER_FL_DRY_RUN;
+	if (c.undo_path && c.mode == MODE_REPLAY &&
+	    !(c.opts.flags & RECOVER_FL_DRY_RUN) && setup_undo(&c))
+		return EXIT_ERROR;
 	if (getenv("LIBRECOVER_FULL_REVOKE"))
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (c.quiet)

@@ -576,7 +576,7 @@ static errcode_t geometry(uint32_t incompat, uint32_t maxlen, uint32_t first,
 	err = jbd2_decode_super(sb, 1024, &js);
 	free(sb);
 	assert_int_equal(err, 0);
-	return jbd2_check_geometry(&js, have);
+	return jbd2_check_geometry(&js, have, 0);
 }
 
 static void test_geometry(void **state)
@@ -617,6 +617,27 @@ static void test_geometry(void **state)
 	/* s_maxlen counts the fast-commit area. */
 	assert_int_equal(geometry(F_FAST_COMMIT, 4096, 1, 0, 3840),
 			 RECOVER_ET_JOURNAL_SHORT);
+}
+
+/* A dump may be shorter than s_maxlen; the other checks still hold. */
+static void test_geometry_short_dump(void **state)
+{
+	unsigned char *sb = make_sb(1024, 4, 0, 0, 4096);
+	struct jsuper js;
+
+	(void)state;
+	w32(sb + O_FIRST, 1);
+	w32(sb + O_START, 100);
+	sb_seal(sb);
+	assert_int_equal(jbd2_decode_super(sb, 1024, &js), 0);
+	assert_int_equal(jbd2_check_geometry(&js, 50, 0),
+			 RECOVER_ET_JOURNAL_SHORT);
+	assert_int_equal(jbd2_check_geometry(&js, 50, 1), 0);
+	w32(sb + O_START, 4096);
+	sb_seal(sb);
+	assert_int_equal(jbd2_decode_super(sb, 1024, &js), 0);
+	assert_int_equal(jbd2_check_geometry(&js, 50, 1), RECOVER_ET_SB_START);
+	free(sb);
 }
 
 /* ---- descriptor tags ------------------------------------------------------ */
@@ -1314,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(test_super_fast_commit),
 		cmocka_unit_test(test_super_set_csum),
 		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_geometry_short_dump),
 		cmocka_unit_test(test_tags_plain),
 		cmocka_unit_test(test_tags_64bit),
 		cmocka_unit_test(test_tags_flags_all_formats),
