@@ -170,6 +170,8 @@ static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
 	uint32_t j = s->blk;
 	errcode_t err;
 
+	if (!s->r->event)
+		return 0;
 	while (jbd2_next_tag(sb, blk, &pos, &tag))
 		n++;
 	err = emit(s, RECOVER_EV_DESCRIPTOR, at, 0, n, 0);
@@ -233,7 +235,8 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
-	unsigned int off, end;
+	unsigned int end, nrec, i;
+	uint64_t *p;
 	errcode_t err;
 
 	r->st.revoke_blocks++;
@@ -247,36 +250,38 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		s->txn_revoke_err = err;
 		return 0;
 	}
-	err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0,
-		   (end > REVOKE_HDR_SIZE ? end - REVOKE_HDR_SIZE : 0) /
-		   sb->revoke_rec, 0);
-	for (off = REVOKE_HDR_SIZE; !err && off + sb->revoke_rec <= end;
-	     off += sb->revoke_rec) {
-		s->txn_revoke_records++;
-		err = emit(s, RECOVER_EV_REVOKE, at,
-			   jbd2_revoke_record(sb, blk, off), 0, 0);
+	nrec = end > REVOKE_HDR_SIZE ? (end - REVOKE_HDR_SIZE) / sb->revoke_rec : 0;
+	s->txn_revoke_records += nrec;
+	if (r->event) {
+		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
+		for (i = 0; !err && i < nrec; i++)
+			err = emit(s, RECOVER_EV_REVOKE, at,
+				   jbd2_revoke_record(sb, blk, REVOKE_HDR_SIZE +
+						      i * sb->revoke_rec), 0, 0);
+		if (err)
+			return err;
 	}
-	if (err)
-		return err;
 
 	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
-		size_t n = r->nrevoke_at;
-
-		err = grow((void **)&r->revoke_at, &r->revoke_at_cap, n + 1,
-			   sizeof(*r->revoke_at));
+		err = grow((void **)&r->revoke_at, &r->revoke_at_cap,
+			   r->nrevoke_at + 1, sizeof(*r->revoke_at));
 		if (err)
 			return err;
 		r->revoke_at[r->nrevoke_at++] = at;
 		return 0;
 	}
-	for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
-	     off += sb->revoke_rec) {
-		err = grow((void **)&s->pend.blk, &s->pend.cap, s->pend.n + 1,
-			   sizeof(*s->pend.blk));
-		if (err)
-			return err;
-		s->pend.blk[s->pend.n++] = jbd2_revoke_record(sb, blk, off);
-	}
+	err = grow((void **)&s->pend.blk, &s->pend.cap, s->pend.n + nrec,
+		   sizeof(*s->pend.blk));
+	if (err)
+		return err;
+	p = s->pend.blk + s->pend.n;
+	s->pend.n += nrec;
+	if (sb->revoke_rec == 8)
+		for (i = 0; i < nrec; i++)
+			p[i] = get_be64(blk + REVOKE_HDR_SIZE + 8 * i);
+	else
+		for (i = 0; i < nrec; i++)
+			p[i] = get_be32(blk + REVOKE_HDR_SIZE + 4 * i);
 	return 0;
 }
 
@@ -549,6 +554,11 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.crc32_sum = ~0U;
 	s.log_len = r->sb.last - r->sb.pub.first;
 	r->progress_next = 0;
+	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
+		err = rtable_use_filter(&r->rt);
+		if (err)
+			return err;
+	}
 	s.desc = malloc(r->sb.pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;

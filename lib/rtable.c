@@ -13,37 +13,72 @@
 #define EMPTY		UINT64_MAX
 #define MIN_SLOTS	64
 
-/* A strong 64-bit finalizer: every input bit affects every output bit. */
-static inline uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 static errcode_t alloc_slots(struct rtable *t, size_t slots)
 {
 	uint64_t *keys;
 	uint32_t *vals;
+	uint8_t *filter = NULL;
 
 	if (slots > SIZE_MAX / sizeof(uint64_t))
 		return ENOMEM;
 	keys = malloc(slots * sizeof(*keys));
 	vals = malloc(slots * sizeof(*vals));
-	if (!keys || !vals) {
+	if (t->use_filter)
+		filter = calloc(slots, 1);
+	if (!keys || !vals || (t->use_filter && !filter)) {
 		free(keys);
 		free(vals);
+		free(filter);
 		return ENOMEM;
 	}
 	/* All-ones bytes make every key EMPTY. */
 	memset(keys, 0xff, slots * sizeof(*keys));
 	t->keys = keys;
 	t->vals = vals;
+	t->filter = filter;
 	t->mask = slots - 1;
 	t->limit = slots - slots / 4;
+	return 0;
+}
+
+/* The filter bit of a hash: taken from its high half, the slot from its
+ * low half, so the two are independent. */
+static inline size_t filter_bit(const struct rtable *t, uint64_t h)
+{
+	return (size_t)(h >> 32) & (t->mask * 8 + 7);
+}
+
+static inline void filter_set(struct rtable *t, uint64_t h)
+{
+	size_t b = filter_bit(t, h);
+
+	t->filter[b >> 3] |= (uint8_t)(1U << (b & 7));
+}
+
+static inline int filter_has(const struct rtable *t, uint64_t h)
+{
+	size_t b = filter_bit(t, h);
+
+	return t->filter[b >> 3] & (1U << (b & 7));
+}
+
+errcode_t rtable_use_filter(struct rtable *t)
+{
+	size_t i;
+
+	if (t->use_filter)
+		return 0;
+	t->use_filter = 1;
+	if (!t->keys)
+		return 0;
+	t->filter = calloc(t->mask + 1, 1);
+	if (!t->filter) {
+		t->use_filter = 0;
+		return ENOMEM;
+	}
+	for (i = 0; i <= t->mask; i++)
+		if (t->keys[i] != EMPTY)
+			filter_set(t, rtable_mix(t->keys[i]));
 	return 0;
 }
 
@@ -65,12 +100,13 @@ void rtable_free(struct rtable *t)
 {
 	free(t->keys);
 	free(t->vals);
+	free(t->filter);
 	memset(t, 0, sizeof(*t));
 }
 
-static size_t probe(const struct rtable *t, uint64_t key)
+static size_t probe(const struct rtable *t, uint64_t key, uint64_t h)
 {
-	size_t i = (size_t)mix(key) & t->mask;
+	size_t i = (size_t)h & t->mask;
 
 	while (t->keys[i] != key && t->keys[i] != EMPTY)
 		i = (i + 1) & t->mask;
@@ -79,13 +115,17 @@ static size_t probe(const struct rtable *t, uint64_t key)
 
 uint32_t *rtable_find(const struct rtable *t, uint64_t key)
 {
+	uint64_t h;
 	size_t i;
 
 	if (key == EMPTY)
 		return t->has_special ? (uint32_t *)&t->special_val : NULL;
 	if (!t->keys)
 		return NULL;
-	i = probe(t, key);
+	h = rtable_mix(key);
+	if (t->filter && !filter_has(t, h))
+		return NULL;
+	i = probe(t, key, h);
 	return t->keys[i] == key ? &t->vals[i] : NULL;
 }
 
@@ -103,20 +143,27 @@ static errcode_t grow(struct rtable *t)
 		return err;
 	}
 	for (i = 0; i <= old.mask; i++) {
+		uint64_t h;
+
 		if (old.keys[i] == EMPTY)
 			continue;
-		j = probe(t, old.keys[i]);
+		h = rtable_mix(old.keys[i]);
+		j = probe(t, old.keys[i], h);
 		t->keys[j] = old.keys[i];
 		t->vals[j] = old.vals[i];
+		if (t->filter)
+			filter_set(t, h);
 	}
 	free(old.keys);
 	free(old.vals);
+	free(old.filter);
 	return 0;
 }
 
 errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
 		     uint32_t **slot, int *added)
 {
+	uint64_t h;
 	size_t i;
 	errcode_t err;
 
@@ -136,16 +183,19 @@ errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
 		if (err)
 			return err;
 	}
-	i = probe(t, key);
+	h = rtable_mix(key);
+	i = probe(t, key, h);
 	if (t->keys[i] == EMPTY) {
 		if (t->count >= t->limit) {
 			err = grow(t);
 			if (err)
 				return err;
-			i = probe(t, key);
+			i = probe(t, key, h);
 		}
 		t->keys[i] = key;
 		t->vals[i] = val;
+		if (t->filter)
+			filter_set(t, h);
 		t->count++;
 		*added = 1;
 	}

@@ -87,7 +87,8 @@ static void check_layout(const struct rtable *t)
 	}
 	assert_int_equal(used + (t->has_special ? 1 : 0), rtable_count(t));
 	assert_true(rtable_count(t) * 4 <= slots(t) * 3);
-	assert_int_equal(rtable_bytes(t), slots(t) * SLOT_BYTES);
+	assert_int_equal(rtable_bytes(t),
+			 slots(t) * (SLOT_BYTES + (t->filter ? 1 : 0)));
 }
 
 /*
@@ -761,6 +762,50 @@ static void test_count_and_bytes(void **state)
 	assert_int_equal(rtable_bytes(&t), 0);
 }
 
+/*
+ * The "absent" filter: never hides a key (through growth, and when turned
+ * on over a table holding keys), answers most absent keys by itself, and
+ * costs one byte a slot.
+ */
+static void test_filter(void **state)
+{
+	struct rtable t, late;
+	const uint64_t n = 100000;
+	uint64_t k, hits = 0;
+	size_t before;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(rtable_use_filter(&t), 0);
+	assert_int_equal(rtable_init(&late, 0), 0);
+	for (k = 0; k < n; k++) {
+		revoke(&t, k * 7919, (uint32_t)k);
+		revoke(&late, k * 7919, (uint32_t)k);
+	}
+	assert_non_null(t.filter);
+	check_layout(&t);
+	assert_int_equal(rtable_use_filter(&late), 0);
+	check_layout(&late);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(value_of(&t, k * 7919), (uint32_t)k);
+		assert_int_equal(value_of(&late, k * 7919), (uint32_t)k);
+	}
+	/* Absent keys: no false answers, and the filter turns most away
+	 * (the probe is reached only when their bit happens to be set). */
+	for (k = 0; k < n; k++) {
+		uint64_t key = k * 7919 + 1;
+		size_t b = (size_t)(rtable_mix(key) >> 32) & (t.mask * 8 + 7);
+
+		assert_null(rtable_find(&t, key));
+		hits += (t.filter[b >> 3] >> (b & 7)) & 1;
+	}
+	assert_true(hits * 5 < n);
+	before = slots(&t);
+	rtable_free(&t);
+	rtable_free(&late);
+	assert_true(before > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_special_key),
 		cmocka_unit_test(test_key_zero),
 		cmocka_unit_test(test_count_and_bytes),
+		cmocka_unit_test(test_filter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
