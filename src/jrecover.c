@@ -558,6 +558,17 @@ static int run(struct cli *c)
 	int status;
 
 	err = recover_open(c->device, &c->opts, &r);
+	if (err == RECOVER_ET_NO_JOURNAL && c->mode != MODE_SAVE) {
+		/* Nothing to replay, list or report: like a clean journal. */
+		if (c->json) {
+			printf("{\"filesystem\":");
+			json_str(c->device);
+			printf(",\"exit\":0,\"journal\":null}\n");
+		} else if (!c->quiet)
+			printf("%s: %s: no journal, nothing to replay\n", prog,
+			       c->device);
+		return EXIT_CLEAN;
+	}
 	if (err)
 		return fail(c, err, "opening", NULL);
 	recover_get_super(r, &sb);
