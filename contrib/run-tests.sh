@@ -5,9 +5,9 @@
 # (unit tests, and the integration tests that replay journals with e2fsck
 # and with jrecover and compare the results byte for byte).
 #
-#   bash contrib/run-tests.sh          build in build/, configure --enable-werror
-#   bash contrib/run-tests.sh --asan   build in build-asan/ with AddressSanitizer
-#                                      and UndefinedBehaviorSanitizer
+#   bash contrib/run-tests.sh         build in build/, with --enable-werror
+#   bash contrib/run-tests.sh --asan  build in build-asan/, with the address
+#                                     and undefined-behaviour sanitizers
 #
 # Builds are out of tree, so both can live side by side.  On failure the
 # suite's test-suite.log is printed; each failing test's own log names the
@@ -22,7 +22,7 @@ mode=plain
 case ${1:-} in
 "") ;;
 --asan) mode=asan ;;
--h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+-h|--help) sed -n '4,16p' "$0"; exit 0 ;;
 *) echo "usage: $0 [--asan]" >&2; exit 16 ;;
 esac
 

@@ -11,7 +11,7 @@
 #                two and three.  The other formats have 16-byte (v3),
 #                14-byte (v2, 64-bit) and 8-byte (v1, 32-bit) tags.  The
 #                4 KiB cases use a 128 MiB image with a 16 MiB journal.
-#   many-FMT     150 small transactions, each logging a block and revoking
+#   many-FMT     60 small transactions, each logging a block and revoking
 #                the one logged three transactions before.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -40,7 +40,7 @@ for fmt in 1k-64-v3 4k-32-none; do
 	img=many-$fmt.img
 	# shellcheck disable=SC2086
 	mkimg "$img" 16M $FMT_MKFS
-	blocks=$(free_blocks "$img" 150)
+	blocks=$(free_blocks "$img" 60)
 	i=0
 	for b in $blocks; do
 		i=$((i + 1))

@@ -52,8 +52,8 @@ EOS
 	file_blocks step1.img d1/f1 | sort > f1.blocks
 	file_blocks step2.img d1/d2/f2 | sort > f2.blocks
 	freed=$(comm -23 f1.blocks f2.blocks | sort -n)
-	say "T1 logs $(say $t1 | wc -w) blocks; T2 logs $(say $t2 | wc -w)" \
-		"and revokes $(say $freed | wc -w)"
+	say "T1 logs $(say "$t1" | wc -w) blocks; T2 logs $(say "$t2" | wc -w)" \
+		"and revokes $(say "$freed" | wc -w)"
 	[ -n "$freed" ] || die "f2 took over every block of f1: no revokes"
 
 	# shellcheck disable=SC2086
@@ -65,8 +65,8 @@ EOS
 	# Spot checks of the oracle: the last block T2 logged (file data; the
 	# first is the superblock, which the replay goes on to update) and a
 	# revoked one.
-	n=$(say $t2 | wc -w)
-	oracle_block "$img" "$(say $t2 | cut -d" " -f"$n")" t2.bin $((n - 1))
+	n=$(say "$t2" | wc -w)
+	oracle_block "$img" "$(say "$t2" | sed -n "${n}p")" t2.bin $((n - 1))
 	# shellcheck disable=SC2086
 	set -- $freed
 	oracle_block "$img" "$1" old

@@ -45,7 +45,7 @@ all=$(free_blocks "$img" 1022)
 set -- $all
 shift 1021
 mkdata o3.bin "$FMT_BS" 1 -s 803
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086
 jsession "$img" <<EOS
 jo $JO_OPTS
 jw -r $(blist $(say $all | cut -d' ' -f1-1021))

@@ -80,8 +80,8 @@ for fmt in 4k-64-v3 1k-32-none; do
 	shift 100
 	mkdata m1.bin "$FMT_BS" 10 -s 301
 	mkdata m3.bin "$FMT_BS" 5 -s 303
-	jtxn "$img" -b "$(blist "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}")" \
-		m1.bin
+	m1=$(blist "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}")
+	jtxn "$img" -b "$m1" m1.bin
 	# shellcheck disable=SC2086
 	jtxn "$img" -r "$(blist $all)"
 	jtxn "$img" -b "$(blist "$6" "$7" "$8" "$9" "${10}")" m3.bin

@@ -768,7 +768,8 @@ int jw_raw(struct jw *w, const unsigned char *data, size_t len)
 	if (groups_close(w) || place(w, &p))
 		return -1;
 	if (p) {
-		memcpy(p, data, len);
+		if (len)
+			memcpy(p, data, len);
 		memset(p + len, 0, w->bs - len);
 	}
 	return 0;

@@ -735,8 +735,19 @@ int main(int argc, char **argv)
 	/* Pass 1: validate the whole script, writing nothing. */
 	if (jw_init(&w, &sink, blklimit, 1))
 		die(1, "%s", w.err);
-	if (run(&w, &env, &sc, &norecover))
+	if (run(&w, &env, &sc, &norecover)) {
+		/* A refused script: release everything, write nothing. */
+		jw_free(&w);
+		jw_sink_close(&sink);
+		if (env.fs) {
+			env.fs->flags &= ~EXT2_FLAG_DIRTY;
+			ext2fs_close_free(&env.fs);
+		}
+		while (sc.n)
+			free(sc.line[--sc.n]);
+		free(sc.line);
 		return 2;
+	}
 	jw_free(&w);
 
 	if (create) {		/* the dump starts as a copy of the journal */

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# orphans.sh --- filesystems with orphan inodes (files unlinked while still
+# open at the crash).  `e2fsck -E journal_only` replays the journal and then
+# also releases the orphan inodes; jrecover, like the kernel's replay, only
+# replays and leaves the orphans to whoever runs next.  So the oracle here
+# is e2fsck alone against jrecover followed by e2fsck -E journal_only:
+# the two results must be identical, and after jrecover the journal must
+# need nothing (a second jrecover run exits 0 and writes nothing).
+#   orphans-journaled  the unlinks and the orphan list (s_last_orphan, the
+#                      chain through i_dtime) are in the journal, logged
+#                      with every other block the change touched
+#   orphans-on-disk    the orphan list is already on disk; the journal
+#                      holds unrelated transactions (std_workload)
+# e2fsck stamps the released inodes with its clock, so both e2fsck runs get
+# the same fixed one (E2FSCK_TIME).
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+# make_orphans IMG: write f1, f2 and f3, then unlink f1 and f2 and chain
+# them into the orphan list, as the kernel leaves them.
+make_orphans() {
+	mkdata f.dat "$(img_bs "$1")" 5 -s 901
+	printf 'write f.dat f1\nwrite f.dat f2\nwrite f.dat f3\n' |
+		dfs_quiet "$1"
+	_i1=$(debugfs -R "stat f1" "$1" 2>/dev/null |
+		sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	_i2=$(debugfs -R "stat f2" "$1" 2>/dev/null |
+		sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	if [ -z "$_i1" ] || [ -z "$_i2" ]; then
+		die "cannot find the inodes of f1, f2"
+	fi
+	dfs_quiet "$1" <<EOS
+unlink f1
+unlink f2
+sif <$_i1> links_count 0
+sif <$_i2> links_count 0
+sif <$_i1> dtime $_i2
+sif <$_i2> dtime 0
+ssv last_orphan $_i1
+EOS
+}
+
+# orphan_compare IMG: the comparison described above.
+orphan_compare() {
+	_oc=${1%.img}
+	NCASES=$((NCASES + 1))
+	_oc_nfail=$NFAIL
+	say ""
+	say "=== case $_oc: e2fsck alone against jrecover, then e2fsck"
+	show_journal "$1"
+	dumpe2fs -h "$1" 2>/dev/null | grep -E '^First orphan' | sed 's/^/    /'
+	copy_img "$1" "$_oc.e2fsck.img"
+	copy_img "$1" "$_oc.jrecover.img"
+	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only "$_oc.e2fsck.img"
+	grep -q 'Clearing orphaned inode' "$SCRATCH/.run.out" ||
+		fail "$_oc: e2fsck released no orphan inode: fix the test"
+	if [ "$ORACLE_ONLY" != 1 ]; then
+		jrecover "$_oc.jrecover.img"
+		[ "$RUN_RC" -eq 1 ] ||
+			fail "$_oc: jrecover exited $RUN_RC, expected 1"
+		grep -q 'Clearing orphaned' "$SCRATCH/.run.out" &&
+			fail "$_oc: jrecover released orphan inodes"
+		assert_noop "$_oc.jrecover.img"
+		NCASES=$((NCASES - 1))
+		dumpe2fs -h "$_oc.jrecover.img" 2>/dev/null |
+			grep -q '^First orphan' ||
+			fail "$_oc: jrecover's result has lost its orphan list"
+		run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only \
+			"$_oc.jrecover.img"
+		say "\$ imgcmp -s $_oc.e2fsck.img $_oc.jrecover.img"
+		"$IMGCMP" -s "$_oc.e2fsck.img" "$_oc.jrecover.img" \
+			> "$SCRATCH/.cmp"
+		_crc=$?
+		sed 's/^/    /' "$SCRATCH/.cmp"
+		case $_crc in
+		0) say "    images identical (outside the skipped superblock fields)" ;;
+		1) fail "$_oc: e2fsck alone and jrecover + e2fsck differ" ;;
+		*) die "imgcmp failed" ;;
+		esac
+	fi
+	if [ "$NFAIL" -eq "$_oc_nfail" ]; then
+		say "=== case $_oc: ok"
+	else
+		say "=== case $_oc: FAILED"
+	fi
+}
+
+for fmt in 4k-64-v3 1k-32-none; do
+	set_format "$fmt"
+
+	img=orphans-journaled-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	copy_img "$img" after.img
+	make_orphans after.img
+	blocks=$("$IMGCMP" -l "$img" after.img)
+	for b in $blocks; do getblk after.img "$b"; done > t.bin
+	# shellcheck disable=SC2086
+	jtxn "$img" -b "$(blist $blocks)" t.bin
+	orphan_compare "$img"
+
+	img=orphans-on-disk-$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	make_orphans "$img"
+	std_workload "$img"
+	orphan_compare "$img"
+done
+
+end_test
