@@ -51,6 +51,8 @@ struct scan {
 	size_t		txn_tags;	/* tags[] index where this txn starts */
 	size_t		txn_revoke_at;	/* revoke_at[] index, likewise */
 	unsigned long long txn_revoke_records;
+	unsigned long long txn_descriptors;
+	unsigned long long txn_revoke_blocks;
 	errcode_t	txn_revoke_err;	/* a bad r_count in this transaction */
 	uint32_t	txn_revoke_err_at;
 	uint32_t	bad_block_csum_at; /* first descriptor/revoke failing its
@@ -194,7 +196,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 	int sum = 0;
 	errcode_t err;
 
-	r->st.descriptor_blocks++;
+	s->txn_descriptors++;
 	if (!jbd2_block_csum_ok(sb, blk))
 		bad_block_csum(s, at);
 	err = emit_descriptor(s, blk, at);
@@ -239,7 +241,7 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 	uint64_t *p;
 	errcode_t err;
 
-	r->st.revoke_blocks++;
+	s->txn_revoke_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
 		bad_block_csum(s, at);
 	err = jbd2_revoke_extent(sb, blk, &end);
@@ -303,6 +305,8 @@ static errcode_t commit_txn(struct scan *s)
 	}
 	r->st.transactions++;
 	r->st.revoke_records += s->txn_revoke_records;
+	r->st.descriptor_blocks += s->txn_descriptors;
+	r->st.revoke_blocks += s->txn_revoke_blocks;
 	r->st.logged_blocks += r->ntags - s->txn_tags;
 	s->txn_tags = r->ntags;
 	s->txn_revoke_at = r->nrevoke_at;
@@ -320,6 +324,8 @@ static void next_txn(struct scan *s)
 {
 	s->pend.n = 0;
 	s->txn_revoke_records = 0;
+	s->txn_descriptors = 0;
+	s->txn_revoke_blocks = 0;
 	s->txn_revoke_err = 0;
 	s->txn_blocks = 0;
 	s->txn_tags = s->r->ntags;
@@ -412,6 +418,17 @@ static errcode_t emit_commit(struct scan *s, const unsigned char *blk,
 	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
 }
 
+/*
+ * The dump file ends inside the log: where the scan stopped may lie well
+ * past its end (a descriptor's data blocks are skipped, not read), so the
+ * place reported is the dump's end itself.
+ */
+static void truncated(struct scan *s)
+{
+	s->r->st.end_reason = RECOVER_END_TRUNCATED;
+	s->r->st.end_at.jblock = s->r->src.blocks;
+}
+
 static errcode_t scan_log(struct scan *s)
 {
 	struct recover_struct *r = s->r;
@@ -433,7 +450,7 @@ static errcode_t scan_log(struct scan *s)
 		err = jreader_get(&s->rd, s->blk, &blk);
 		if (err == RECOVER_ET_JOURNAL_SHORT &&
 		    r->src.kind == RECOVER_SRC_DUMP) {
-			r->st.end_reason = RECOVER_END_TRUNCATED;
+			truncated(s);
 			return 0;
 		}
 		if (err) {
@@ -462,9 +479,10 @@ static errcode_t scan_log(struct scan *s)
 				return err;
 			if (s->stop) {
 				r->st.end_at.jblock = s->blk;
-				r->st.end_reason = s->stop == RECOVER_ET_JOURNAL_SHORT &&
-					r->src.kind == RECOVER_SRC_DUMP ?
-					RECOVER_END_TRUNCATED : RECOVER_END_READ;
+				r->st.end_reason = RECOVER_END_READ;
+				if (s->stop == RECOVER_ET_JOURNAL_SHORT &&
+				    r->src.kind == RECOVER_SRC_DUMP)
+					truncated(s);
 				return 0;
 			}
 			break;
