@@ -17,6 +17,12 @@ PACKAGES=(
 	libext2fs-dev comerr-dev uthash-dev libcmocka-dev
 	# the oracle (e2fsck), mke2fs and debugfs for the integration tests
 	e2fsprogs
+	# tests/cli: jq parses --json, /usr/bin/time measures -l --json's memory,
+	# bash-completion runs the completion with its helpers as well
+	jq time bash-completion
+	# tests/fuzz: run-fuzz.sh builds libFuzzer targets with clang
+	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer)
+	clang libclang-rt-14-dev
 	# coreutils (sha256sum, timeout), diffutils (cmp, diff) and mawk are
 	# part of every Debian system and need no entry here
 )

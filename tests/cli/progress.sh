@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# progress.sh --- where progress goes (jrecover(8), -p, -q), replaying a
+# jwrite `bulk` journal (300 transactions, 300000 revoke records):
+#  - -p with standard error a pipe: it shows each pass by name with a
+#    percentage, ending at 100.0%: scan and replay, and revoke too with
+#    LIBRECOVER_FULL_REVOKE=1 (by default the scan gathers the revoke
+#    records); stdout has only the report;
+#  - -p --json: the progress on stderr, stdout still one JSON object;
+#  - no -p, standard error a pipe (and a file): nothing on stderr;
+#  - -q (also with -p): nothing at all, on either stream;
+#  - on a terminal (script(1) gives one, when it is there) progress is the
+#    default.
+# Every run replays a fresh copy and must give the same image.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "$top_srcdir/tests/cli/clilib.sh"
+
+[ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
+need_jq
+
+img=bulk.img
+mkimg "$img" 256M -J size=64
+jw "$img" <<EOF
+features revoke 64bit csum3
+bulk 300 300000 16 hit=10
+EOF
+
+# piped NAME ARGS...: jrecover ARGS on a fresh copy of the image, stdout to
+# NAME.out, stderr through a pipe to NAME.err; the status in RUN_RC.
+piped() {
+	p_n=$1
+	shift
+	copy_img "$img" "$p_n.img"
+	say "\$ jrecover $* $p_n.img 2>&1 >$p_n.out | cat >$p_n.err"
+	( $TIMEOUT "$JRECOVER" "$@" "$p_n.img" 2>&1 > "$p_n.out"
+	  echo $? > "$p_n.rc" ) | cat > "$p_n.err"
+	RUN_RC=$(cat "$p_n.rc")
+	sed 's/^/    out: /' "$p_n.out"
+	# the progress redraws one line with \r: show each redraw on its own
+	tr '\r' '\n' < "$p_n.err" | sed '/^$/d; s/^/    err: /' | sed -n '1,30p'
+	say "    [exit $RUN_RC]"
+	NCASES=$((NCASES + 1))
+	[ "$RUN_RC" -eq 1 ] || fail "$p_n: jrecover $* exited $RUN_RC, not 1"
+	if [ -f first.img ]; then
+		"$IMGCMP" -s first.img "$p_n.img" > /dev/null ||
+			fail "$p_n: the result differs from the first run's"
+		rm -f "$p_n.img"
+	else
+		mv "$p_n.img" first.img
+	fi
+}
+
+# shows NAME [PASS...]: the progress on NAME.err names each pass (default:
+# scan and replay) with a percentage, and each reaches 100.0%.
+shows() {
+	s_n=$1
+	shift
+	[ $# -gt 0 ] || set -- scan replay
+	tr '\r' '\n' < "$s_n.err" > "$s_n.lines"
+	for pass in "$@"; do
+		grep -E -q "^jrecover: $pass +[0-9]+\.[0-9]%" "$s_n.lines" ||
+			fail "$s_n: no progress for the $pass pass on stderr"
+		grep -E -q "^jrecover: $pass +100\.0%" "$s_n.lines" ||
+			fail "$s_n: the $pass pass does not reach 100.0%"
+	done
+}
+
+piped progress -p
+shows progress
+
+# With every revoke record kept (LIBRECOVER_FULL_REVOKE=1, as the kernel
+# does) the records go through a REVOKE pass of their own, shown too; by
+# default they are gathered during the scan.
+LIBRECOVER_FULL_REVOKE=1
+export LIBRECOVER_FULL_REVOKE
+piped fullrevoke -p
+unset LIBRECOVER_FULL_REVOKE
+shows fullrevoke scan revoke replay
+grep -q "replayed" progress.out || fail "progress: no report on stdout"
+grep -q "%" progress.out && fail "progress: progress on stdout"
+
+piped json -p --json
+shows json
+jq -e '.exit == 1' json.out > /dev/null 2>&1 ||
+	fail "json: stdout is not the JSON report alone"
+
+piped plain
+[ -s plain.err ] && fail "plain: without -p, something was printed on a pipe"
+grep -q "replayed" plain.out || fail "plain: no report on stdout"
+
+NCASES=$((NCASES + 1))
+copy_img "$img" file.img
+say "\$ jrecover file.img 2>file.err"
+$TIMEOUT "$JRECOVER" file.img > file.out 2> file.err
+rc=$?
+[ "$rc" -eq 1 ] || fail "file: exited $rc, not 1"
+[ -s file.err ] && fail "file: without -p, something was printed to a file"
+
+piped quiet -q
+[ -s quiet.out ] && fail "quiet: -q printed on stdout"
+[ -s quiet.err ] && fail "quiet: -q printed on stderr"
+piped quietp -q -p
+[ -s quietp.out ] && fail "quietp: -q -p printed on stdout"
+[ -s quietp.err ] && fail "quietp: -q -p printed on stderr"
+
+# A terminal: script(1) runs jrecover on a pseudo-terminal.
+if command -v script >/dev/null 2>&1 &&
+   script -qec true /dev/null > /dev/null 2>&1; then
+	NCASES=$((NCASES + 1))
+	copy_img "$img" tty.img
+	say "\$ script -qec 'jrecover tty.img' /dev/null"
+	script -qec "$JRECOVER tty.img" /dev/null > tty.err 2>&1 < /dev/null
+	tr '\r' '\n' < tty.err | sed '/^$/d; s/^/    tty: /' | sed -n '1,20p'
+	shows tty
+else
+	say "(script(1) cannot give a terminal here: terminal case skipped)"
+fi
+
+end_test

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# undo.sh --- jrecover -z FILE saves an e2undo file before writing
+# (jrecover(8), -z): after the replay, e2undo FILE IMAGE gives back the
+# image exactly as it was (sha256 before == after e2undo), on 1 KiB and
+# 4 KiB filesystems, with and without metadata_csum.  Also:
+#  - the replay through the undo io manager is still e2fsck's, byte for
+#    byte (imgcmp -s against e2fsck -y -E journal_only);
+#  - an existing file of that name is replaced;
+#  - with an external journal the undo file covers the filesystem, not the
+#    journal device: e2undo restores the filesystem, the device keeps its
+#    reset journal superblock;
+#  - -n -z writes nothing to the image.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+[ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
+command -v e2undo >/dev/null 2>&1 || skip "e2undo not found (e2fsprogs)"
+
+# undo_case NAME IMG [JDEV]
+undo_case() {
+	u_n=$1
+	u_img=$2
+	u_jdev=${3:-}
+	NCASES=$((NCASES + 1))
+	u_f=$NFAIL
+	say ""
+	say "=== case $u_n"
+	copy_img "$u_img" "$u_n.e2fsck.img"
+	[ -n "$u_jdev" ] && copy_img "$u_jdev" "$u_n.e2fsck.jdev"
+	run e2fsck -y -E journal_only ${u_jdev:+-j "$u_n.e2fsck.jdev"} "$u_n.e2fsck.img"
+
+	u_sum=$(sha256_of "$u_img")
+	u_jsum=
+	[ -n "$u_jdev" ] && u_jsum=$(sha256_of "$u_jdev")
+
+	# -n -z: a dry run writes nothing.
+	jrecover -n -z "$u_n.dry.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$u_n: -n -z exited $RUN_RC"
+	[ "$(sha256_of "$u_img")" = "$u_sum" ] || fail "$u_n: -n -z changed the image"
+
+	# An old file of the same name is replaced.
+	mkdata "$u_n.undo" 4096 4 -s 21
+	jrecover -z "$u_n.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq "$(std_expect)" ] ||
+		fail "$u_n: jrecover -z exited $RUN_RC, not $(std_expect)"
+	[ -s "$u_n.undo" ] || fail "$u_n: jrecover -z left no undo file"
+	[ "$(sha256_of "$u_img")" != "$u_sum" ] || fail "$u_n: jrecover -z changed nothing"
+	if [ -n "$u_jdev" ]; then
+		"$IMGCMP" -s "$u_n.e2fsck.img" "$u_img" > cmp.out &&
+		"$IMGCMP" "$u_n.e2fsck.jdev" "$u_jdev" >> cmp.out
+	else
+		"$IMGCMP" -s -J "$(jsb_offset "$u_img")" "$u_n.e2fsck.img" "$u_img" > cmp.out
+	fi || { sed 's/^/    /' cmp.out; fail "$u_n: the replay with -z differs from e2fsck's"; }
+
+	run e2undo "$u_n.undo" "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$u_n: e2undo exited $RUN_RC"
+	if [ "$(sha256_of "$u_img")" != "$u_sum" ]; then
+		fail "$u_n: after e2undo the image is not what it was"
+		copy_img "$u_img" "$u_n.undone.img"
+	fi
+	if [ -n "$u_jdev" ]; then
+		[ "$(sha256_of "$u_jdev")" != "$u_jsum" ] ||
+			fail "$u_n: the journal device was restored too, or never written"
+		cmp -s "$u_jdev" "$u_n.e2fsck.jdev" ||
+			fail "$u_n: e2undo of the filesystem changed the journal device"
+	fi
+	[ "$NFAIL" -eq "$u_f" ] && say "=== case $u_n: ok" || say "=== case $u_n: FAILED"
+}
+
+for fmt in 1k-32-none 1k-64-v3 4k-32-none 4k-64-v3; do
+	set_format "$fmt"
+	img=$fmt.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	std_workload "$img"
+	undo_case "$fmt" "$img"
+done
+
+for fmt in 1k-32-none 4k-64-v3; do
+	set_format "$fmt"
+	img=ext-$fmt.img
+	jdev=ext-$fmt.jdev
+	# shellcheck disable=SC2086
+	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
+	JO_EXT=$jdev
+	std_workload "$img"
+	JO_EXT=
+	undo_case "ext-$fmt" "$img" "$jdev"
+done
+
+end_test

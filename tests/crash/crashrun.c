@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * crashrun -- replay a journal through the fault-injecting io_manager
+ * (faultio.c), for tests/crash/crash.sh and tests/integration/signals.sh.
+ *
+ * usage: crashrun [-m MODE -k K] [-s N] [-t] [-F] [-f] [-j JOURNAL] IMAGE
+ *   -m MODE  none (count only, the default), eio, drop, exit or power: what
+ *            happens at the write or flush after the K-th (faultio.h)
+ *   -k K     the number of writes and flushes that are carried out
+ *   -s N     the progress callback asks to stop at its N-th call
+ *   -t       print every write and flush as it is asked for
+ *   -F, -f   RECOVER_FL_FULL_REVOKE, RECOVER_FL_FORCE
+ *   -j PATH  the journal (external device or dump): recover_options
+ *            journal_path
+ * The last line of output sums up, for the scripts:
+ *   events=E writes=W flushes=F progress=P hit=0|1 result=NAME
+ *   needs_recovery=0|1
+ * where needs_recovery is what a fresh open of IMAGE says afterwards
+ * (recover_needs_recovery()).  Exit status: 0 the replay returned 0,
+ * 1 it returned an error, 2 usage or setup trouble, 75 (FAULT_EXIT_STATUS)
+ * the simulated crash.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <et/com_err.h>
+
+#include "librecover.h"
+#include "faultio.h"
+
+static unsigned long progress_calls, stop_at;
+
+static int progress(void *data, enum recover_pass pass,
+		    unsigned long long done, unsigned long long total)
+{
+	(void)data;
+	(void)pass;
+	(void)done;
+	(void)total;
+	progress_calls++;
+	return stop_at && progress_calls >= stop_at;
+}
+
+static void trace(unsigned long n, const struct fault_event *e)
+{
+	if (e->kind == FAULT_FLUSH)
+		printf("%4lu flush  %s\n", n, e->channel);
+	else if (e->byte)
+		printf("%4lu write  %s byte %llu, %lld bytes\n", n, e->channel,
+		       e->block, -e->count);
+	else if (e->count < 0)
+		printf("%4lu write  %s block %llu (size %d), %lld bytes\n", n,
+		       e->channel, e->block, e->block_size, -e->count);
+	else
+		printf("%4lu write  %s block %llu (size %d), %lld block(s)\n",
+		       n, e->channel, e->block, e->block_size, e->count);
+	fflush(stdout);
+}
+
+static const char *code_name(errcode_t err)
+{
+	static char buf[64];
+
+	if (!err)
+		return "0";
+	if (err == RECOVER_ET_INTERRUPTED)
+		return "RECOVER_ET_INTERRUPTED";
+	snprintf(buf, sizeof(buf), "%ld", (long)err);
+	return buf;
+}
+
+static void usage(void)
+{
+	fputs("usage: crashrun [-m none|eio|drop|exit|power -k K] [-s N] [-t] [-F] "
+	      "[-f] [-j JOURNAL] IMAGE\n", stderr);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct recover_options opts;
+	struct recover_stats st;
+	enum fault_mode mode = FAULT_NONE;
+	unsigned long k = 0;
+	recover_t r;
+	errcode_t err;
+	int ch, still = -1;
+	char *end;
+
+	initialize_rcvr_error_table();
+	initialize_ext2_error_table();
+	memset(&opts, 0, sizeof(opts));
+	while ((ch = getopt(argc, argv, "m:k:s:tFfj:")) != -1) {
+		switch (ch) {
+		case 'm':
+			if (!strcmp(optarg, "none"))
+				mode = FAULT_NONE;
+			else if (!strcmp(optarg, "eio"))
+				mode = FAULT_EIO;
+			else if (!strcmp(optarg, "drop"))
+				mode = FAULT_DROP;
+			else if (!strcmp(optarg, "exit"))
+				mode = FAULT_EXIT;
+			else if (!strcmp(optarg, "power"))
+				mode = FAULT_POWER;
+			else
+				usage();
+			break;
+		case 'k':
+			k = strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				usage();
+			break;
+		case 's':
+			stop_at = strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				usage();
+			break;
+		case 't':
+			fault_set_trace(trace);
+			break;
+		case 'F':
+			opts.flags |= RECOVER_FL_FULL_REVOKE;
+			break;
+		case 'f':
+			opts.flags |= RECOVER_FL_FORCE;
+			break;
+		case 'j':
+			opts.journal_path = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc - 1)
+		usage();
+
+	fault_set(mode, k);
+	opts.io_manager = fault_io_manager;
+	opts.progress = progress;
+	err = recover_open(argv[optind], &opts, &r);
+	if (err) {
+		com_err("crashrun", err, "while opening %s", argv[optind]);
+	} else {
+		err = recover_scan(r);
+		if (!err)
+			err = recover_replay(r);
+		recover_get_stats(r, &st);
+		if (err && err == st.error)
+			com_err("crashrun", err, "while replaying %s (at journal "
+				"block %llu)", argv[optind], st.error_at.jblock);
+		else if (err && err != RECOVER_ET_INTERRUPTED)
+			com_err("crashrun", err, "while replaying %s", argv[optind]);
+		recover_close(r);
+	}
+
+	/* What the next run will find. */
+	{
+		struct recover_options ro;
+		recover_t again;
+
+		memset(&ro, 0, sizeof(ro));
+		ro.flags = RECOVER_FL_DRY_RUN;
+		ro.journal_path = opts.journal_path;
+		if (!recover_open(argv[optind], &ro, &again)) {
+			still = recover_needs_recovery(again);
+			recover_close(again);
+		}
+	}
+	printf("events=%lu writes=%lu flushes=%lu progress=%lu hit=%d "
+	       "result=%s needs_recovery=%d\n", fault_events(), fault_writes(),
+	       fault_flushes(), progress_calls, fault_hit(), code_name(err),
+	       still);
+	return err ? 1 : 0;
+}

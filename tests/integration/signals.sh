@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# signals.sh --- stopping a replay half way: it must stop at a safe point,
+# leave the journal needing recovery, and a later full replay must give
+# what an uninterrupted one gives.
+#
+# 1. The library, deterministically: tests/crash/crashrun's progress
+#    callback asks to stop at its n-th call, for every n of a replay (and
+#    of one with RECOVER_FL_FULL_REVOKE, which has a REVOKE pass too).
+#    recover_replay() must return RECOVER_ET_INTERRUPTED, the filesystem
+#    must still need recovery (needs_recovery set, the journal's s_start
+#    unchanged), nothing may be written while the scan runs, and jrecover
+#    run afterwards must end with the uninterrupted image.
+# 2. jrecover: SIGINT and SIGTERM during the replay of a large journal
+#    (jwrite bulk) with -p, the signal sent once the progress display says
+#    "replay": exit 32 and the same checks.  Without -p (stderr is not a
+#    terminal here) the signal is still noticed.
+#
+# Comparisons leave out s_wtime, s_kbytes_written and s_checksum (imgcmp -s).
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+CRASHRUN=$top_builddir/tests/crash/crashrun
+[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
+[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+
+# field VAR LINE: the value of VAR=... in crashrun's summary line
+field() {
+	say "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# jstart IMG: the journal's s_start, as jrecover -i reports it
+jstart() {
+	"$JRECOVER" -i "$1" 2>/dev/null | sed -n 's/^Journal start: *//p'
+}
+
+# flagged IMG: the filesystem's needs_recovery flag is set
+flagged() {
+	dumpe2fs -h "$1" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery'
+}
+
+# finish IMG WHAT: after an interruption, the journal still needs
+# recovery; replaying it now gives the uninterrupted result U.
+finish() {
+	flagged "$1" || fail "$2: needs_recovery was cleared"
+	[ "$(jstart "$1")" = "$START" ] ||
+		fail "$2: s_start is $(jstart "$1"), was $START"
+	jrecover "$1"
+	[ "$RUN_RC" -eq 1 ] || fail "$2: replaying again exited $RUN_RC, not 1"
+	"$IMGCMP" -s "$1" "$U" > "$SCRATCH/.cmp" ||
+		{ sed 's/^/    /' "$SCRATCH/.cmp"
+		  fail "$2: the finished image differs from an uninterrupted replay"; }
+}
+
+# ==== 1. the library, at every progress call =======================================
+# Twelve transactions of 40 blocks, every third block of a range (so that
+# the replay writes each block on its own, as it goes) and each logged
+# again two transactions later; each transaction but the first revokes 20
+# blocks, 10 of them logged before.
+mkimg small.img 16M
+# shellcheck disable=SC2046
+set -- $(free_blocks small.img 1)
+awk -v a="$1" 'BEGIN {
+	print "features revoke 64bit csum3"
+	for (t = 0; t < 12; t++) {
+		print "txn"
+		for (j = 0; j < 40; j++)
+			print "log " a + 3 * (((t % 6) * 40 + j) % 200)
+		for (j = 0; t && j < 20; j++)
+			print "revoke " (j % 2 ? a + 3 * j * 7 : a + 1 + 3 * j)
+		print "commit"
+	}
+}' > small.jw
+"$JWRITE" small.img < small.jw > /dev/null || die "jwrite failed"
+show_journal small.img
+U=small.u.img
+copy_img small.img "$U"
+jrecover "$U"
+[ "$RUN_RC" -eq 1 ] || die "the uninterrupted replay exited $RUN_RC"
+START=$(jstart small.img)
+[ -n "$START" ] && [ "$START" != 0 ] || die "small.img: no log to replay"
+
+partial=0
+for flags in "" -F; do
+	copy_img small.img count.img
+	run "$CRASHRUN" $flags count.img
+	[ "$RUN_RC" -eq 0 ] || die "crashrun $flags exited $RUN_RC"
+	calls=$(field progress "$(tail -n 1 "$SCRATCH/.run.out")")
+	[ "$calls" -gt 3 ] || die "only $calls progress calls"
+	say "crashrun $flags: $calls progress calls"
+	n=1
+	while [ "$n" -le "$calls" ]; do
+		NCASES=$((NCASES + 1))
+		t=stop$flags.$n.img
+		copy_img small.img "$t"
+		run "$CRASHRUN" $flags -s "$n" "$t"
+		sum=$(tail -n 1 "$SCRATCH/.run.out")
+		[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+			fail "stop at call $n$flags: recover_replay returned $(field result "$sum")"
+		[ "$(field needs_recovery "$sum")" = 1 ] ||
+			fail "stop at call $n$flags: the journal no longer needs recovery"
+		# Nothing written (the scan writes nothing): the image is as
+		# it was.
+		if [ "$(field events "$sum")" = 0 ] &&
+		   ! cmp -s "$t" small.img; then
+			fail "stop at call $n$flags: nothing was written, yet the image changed"
+		fi
+		[ "$(field flushes "$sum")" = 0 ] ||
+			fail "stop at call $n$flags: the replay went on to flush"
+		[ "$(field events "$sum")" = 0 ] || partial=$((partial + 1))
+		finish "$t" "stop at call $n$flags"
+		rm -f "$t"
+		n=$((n + 1))
+	done
+done
+
+[ "$partial" -gt 0 ] ||
+	fail "no stop came after some blocks were written: make the journal longer"
+say "$partial of the stops came after some blocks were written"
+
+# ==== 2. jrecover and signals =======================================================
+# About 24000 blocks to replay: a second or so.
+mkimg big.img 512M -J size=128
+"$JWRITE" big.img > /dev/null <<EOF || die "jwrite failed"
+features revoke 64bit csum3
+bulk 200 100000 120
+EOF
+U=big.u.img
+copy_img big.img "$U"
+jrecover "$U"
+[ "$RUN_RC" -eq 1 ] || die "the uninterrupted replay of big.img exited $RUN_RC"
+START=$(jstart big.img)
+
+# A shell without job control starts background commands with SIGINT
+# ignored; give jrecover the default disposition, as a terminal would.
+if env --default-signal=INT true 2>/dev/null; then
+	DEFSIG="env --default-signal=INT"
+else
+	DEFSIG=
+fi
+
+# interrupt SIGNAL [-p]: replay a copy of big.img, send SIGNAL once the
+# progress display says "replay" (with -p) or after half a second.
+interrupt() {
+	_sig=$1
+	_p=${2:-}
+	_t=sig-$_sig${_p}.img
+	NCASES=$((NCASES + 1))
+	copy_img big.img "$_t"
+	say ""
+	say "=== case $_sig ${_p:-(no -p)}"
+	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
+	_pid=$!
+	if [ -n "$_p" ]; then
+		_i=0
+		while ! grep -q replay "$SCRATCH/.sig.err" 2>/dev/null; do
+			kill -0 "$_pid" 2>/dev/null || break
+			_i=$((_i + 1))
+			[ "$_i" -lt 6000 ] || break
+			sleep 0.01
+		done
+	else
+		sleep 0.5
+	fi
+	kill -"$_sig" "$_pid" 2>/dev/null
+	wait "$_pid"
+	_rc=$?
+	tr '\r' '\n' < "$SCRATCH/.sig.err" | sed 's/\x1b\[K//g; /^$/d; s/^/    /'
+	sed 's/^/    /' "$SCRATCH/.sig.out"
+	say "    [exit $_rc]"
+	if [ "$_rc" -eq 1 ] && [ -z "$_p" ]; then
+		say "    (the replay ended before the signal came: nothing to check)"
+		return
+	fi
+	[ "$_rc" -eq 32 ] || { fail "$_sig${_p:+ $_p}: jrecover exited $_rc, not 32"; return; }
+	grep -q 'interrupted' "$SCRATCH/.sig.err" ||
+		fail "$_sig${_p:+ $_p}: jrecover does not say it was interrupted"
+	finish "$_t" "$_sig${_p:+ $_p}"
+	rm -f "$_t"
+}
+
+interrupt INT -p
+interrupt TERM -p
+interrupt INT
+interrupt TERM
+
+end_test
