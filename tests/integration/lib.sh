@@ -426,12 +426,16 @@ std_expect() {
 # show_journal IMG [JDEV]: what the test made, for the log.
 show_journal() {
 	say "--- journal of $1${2:+ (external: $2)}:"
+	# debugfs's logdump never stops on some corrupt logs (a block of an
+	# unknown type): its output is cut at 4 MB, which ends it by SIGPIPE.
 	if [ -n "${2:-}" ]; then
-		debugfs -R "logdump -a -f $2" "$1" 2>/dev/null > "$SCRATCH/.ld"
+		debugfs -R "logdump -a -f $2" "$1" 2>/dev/null |
+			head -c 4000000 > "$SCRATCH/.ld"
 		dumpe2fs -h "$2" 2>/dev/null |
 			grep -E '^(Journal|Total journal)' > "$SCRATCH/.jh"
 	else
-		debugfs -R "logdump -a" "$1" 2>/dev/null > "$SCRATCH/.ld"
+		debugfs -R "logdump -a" "$1" 2>/dev/null |
+			head -c 4000000 > "$SCRATCH/.ld"
 		dumpe2fs -h "$1" 2>/dev/null |
 			grep -E '^(Journal|Total journal)' > "$SCRATCH/.jh"
 	fi
