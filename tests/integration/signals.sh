@@ -12,10 +12,10 @@
 #    must still need recovery (needs_recovery set, the journal's s_start
 #    unchanged), nothing may be written while the scan runs, and jrecover
 #    run afterwards must end with the uninterrupted image.
-# 2. jrecover: SIGINT and SIGTERM during the replay of a large journal
-#    (jwrite bulk) with -p, the signal sent once the progress display says
-#    "replay": exit 32 and the same checks.  Without -p (stderr is not a
-#    terminal here) the signal is still noticed.
+# 2. jrecover: SIGINT and SIGTERM while it replays a large journal (jwrite
+#    bulk), the signal sent once -p's progress display shows the scan or
+#    the replay under way: exit 32 and the same checks.  Without -p
+#    (stderr is not a terminal here) the signal is still noticed.
 #
 # Comparisons leave out s_wtime, s_kbytes_written and s_checksum (imgcmp -s).
 
@@ -140,28 +140,33 @@ else
 	DEFSIG=
 fi
 
-# interrupt SIGNAL [-p]: replay a copy of big.img, send SIGNAL once the
-# progress display says "replay" (with -p) or after half a second.
+# interrupt SIGNAL WAIT: replay a copy of big.img and send SIGNAL once the
+# progress display (-p) shows WAIT ("scan": at once; "replay": once the
+# replay pass is under way), or, WAIT empty, without -p after 0.2 s.
+# A replay that ends before the signal comes (a fast machine) leaves
+# nothing to check; one that dies of the signal, or exits other than 32,
+# fails.
 interrupt() {
 	_sig=$1
-	_p=${2:-}
-	_t=sig-$_sig${_p}.img
+	_wait=$2
+	_p=${_wait:+-p}
+	_t=sig-$_sig-${_wait:-none}.img
 	NCASES=$((NCASES + 1))
 	copy_img big.img "$_t"
 	say ""
-	say "=== case $_sig ${_p:-(no -p)}"
+	say "=== case SIG$_sig ${_wait:+during the $_wait (-p)}${_wait:-without -p}"
 	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 	_pid=$!
-	if [ -n "$_p" ]; then
+	if [ -n "$_wait" ]; then
 		_i=0
-		while ! grep -q replay "$SCRATCH/.sig.err" 2>/dev/null; do
+		while ! grep -q "$_wait" "$SCRATCH/.sig.err" 2>/dev/null; do
 			kill -0 "$_pid" 2>/dev/null || break
 			_i=$((_i + 1))
-			[ "$_i" -lt 6000 ] || break
-			sleep 0.01
+			[ "$_i" -lt 20000 ] || break
+			sleep 0.005
 		done
 	else
-		sleep 0.5
+		sleep 0.2
 	fi
 	kill -"$_sig" "$_pid" 2>/dev/null
 	wait "$_pid"
@@ -169,20 +174,24 @@ interrupt() {
 	tr '\r' '\n' < "$SCRATCH/.sig.err" | sed 's/\x1b\[K//g; /^$/d; s/^/    /'
 	sed 's/^/    /' "$SCRATCH/.sig.out"
 	say "    [exit $_rc]"
-	if [ "$_rc" -eq 1 ] && [ -z "$_p" ]; then
+	if [ "$_rc" -eq 1 ]; then
 		say "    (the replay ended before the signal came: nothing to check)"
+		rm -f "$_t"
 		return
 	fi
-	[ "$_rc" -eq 32 ] || { fail "$_sig${_p:+ $_p}: jrecover exited $_rc, not 32"; return; }
+	[ "$_rc" -eq 32 ] || { fail "SIG$_sig: jrecover exited $_rc, not 32"; return; }
+	INTERRUPTED=$((INTERRUPTED + 1))
 	grep -q 'interrupted' "$SCRATCH/.sig.err" ||
-		fail "$_sig${_p:+ $_p}: jrecover does not say it was interrupted"
-	finish "$_t" "$_sig${_p:+ $_p}"
+		fail "SIG$_sig: jrecover does not say it was interrupted"
+	finish "$_t" "SIG$_sig"
 	rm -f "$_t"
 }
 
-interrupt INT -p
-interrupt TERM -p
-interrupt INT
-interrupt TERM
+INTERRUPTED=0
+interrupt INT scan
+interrupt TERM scan
+interrupt INT replay
+interrupt TERM ""
+say "$INTERRUPTED of 4 runs were interrupted"
 
 end_test
