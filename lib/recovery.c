@@ -272,6 +272,8 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		r->revoke_at[r->nrevoke_at++] = at;
 		return 0;
 	}
+	if (!nrec)
+		return 0;
 	err = grow((void **)&s->pend.blk, &s->pend.cap, s->pend.n + nrec,
 		   sizeof(*s->pend.blk));
 	if (err)
