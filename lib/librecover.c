@@ -484,8 +484,14 @@ errcode_t recover_replay(recover_t r)
 	 * flags are left as they are.
 	 */
 	if (r->src.kind == RECOVER_SRC_DUMP) {
-		if (!r->own_jsb_raw)
+		/*
+		 * A dump cut short holds less than the journal it was saved
+		 * from: that journal keeps its log for a full replay.
+		 */
+		if (!r->own_jsb_raw || r->st.end_reason == RECOVER_END_TRUNCATED) {
+			r->st.dump_is_current = 0;
 			return 0;
+		}
 		jsrc = &r->own;
 		raw = r->own_jsb_raw;
 	}

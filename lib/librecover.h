@@ -185,7 +185,9 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
  * write unless RECOVER_FL_DRY_RUN), as an fsck tool holds it.  fs stays the
  * caller's: recover_close() does not close it.  A replay rewrites blocks and
  * the superblock under fs, so close and reopen fs after recover_replay()
- * (e2fsck does the same after its own journal replay).
+ * (e2fsck does the same after its own journal replay); clear EXT2_FLAG_RW
+ * and EXT2_FLAG_DIRTY before closing it, or libext2fs writes back its stale
+ * superblock.
  * Returns: 0 and *ret set, or an error code.
  */
 errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,

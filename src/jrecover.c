@@ -478,7 +478,8 @@ static int exit_status(const struct cli *c, const struct recover_stats *st)
 {
 	if (c->opts.flags & RECOVER_FL_DRY_RUN)
 		return EXIT_CLEAN;
-	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors)
+	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors ||
+	    st->end_reason == RECOVER_END_TRUNCATED)
 		return EXIT_PROBLEMS;
 	return EXIT_RECOVERED;
 }

@@ -158,14 +158,19 @@ for fmt in 4k-64-v3 1k-32-none; do
 			grep -q "dump ends at journal block $ends[^0-9]" "$SCRATCH/.run.out" ||
 				fail "$c: jrecover did not say the dump ends at journal block $ends"
 		fi
-		grep -q "current journal" "$SCRATCH/.run.out" ||
-			fail "$c: jrecover did not say the dump is the current journal"
-		"$IMGCMP" -s -l "$two" "$c.img" > diffs
+		# A cut dump holds less than the journal it came from: that
+		# journal keeps its log (and needs_recovery) for a full replay.
+		grep -q "left as they are" "$SCRATCH/.run.out" ||
+			fail "$c: jrecover did not leave the filesystem's own journal alone"
+		[ "$RUN_RC" -eq 4 ] || fail "$c: a cut dump exited $RUN_RC, not 4"
+		jsb=$(jsb_offset "$full")
+		"$IMGCMP" -s -l "$two" "$c.img" |
+			grep -vx -e "$((jsb / bs))" -e "$((1024 / bs))" > diffs
 		say "blocks that differ from e2fsck's replay of T1+T2: $(tr '\n' ' ' < diffs)"
 		only_in jblocks diffs "$c: outside the journal's log, jrecover's result and e2fsck's"
-		jsb=$(jsb_offset "$full")
-		grep -qx "$((jsb / bs))" diffs &&
-			fail "$c: the journal superblock differs from e2fsck's"
+		[ "$(getblk "$full" $((jsb / bs)) | sha256sum)" = \
+		  "$(getblk "$c.img" $((jsb / bs)) | sha256sum)" ] ||
+			fail "$c: the filesystem's own journal superblock changed"
 		[ "$(sha256_of "$c.dump")" = "$dsum" ] || fail "$c: jrecover changed the dump"
 
 		# Into a filesystem whose journal is another: the blocks of T1
