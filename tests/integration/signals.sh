@@ -140,9 +140,27 @@ else
 	DEFSIG=
 fi
 
+# wait_open PID FILE: until process PID has FILE open (jrecover sets its
+# signal handlers before it opens the image), or 60 s; without /proc, 0.2 s.
+wait_open() {
+	if [ ! -d "/proc/$1/fd" ]; then
+		sleep 0.2
+		return
+	fi
+	_w=0
+	while [ "$_w" -lt 12000 ] && kill -0 "$1" 2>/dev/null; do
+		for _fd in /proc/"$1"/fd/*; do
+			[ "$(readlink "$_fd" 2>/dev/null)" = "$2" ] && return
+		done
+		_w=$((_w + 1))
+		sleep 0.005
+	done
+}
+
 # interrupt SIGNAL WAIT: replay a copy of big.img and send SIGNAL once the
 # progress display (-p) shows WAIT ("scan": at once; "replay": once the
-# replay pass is under way), or, WAIT empty, without -p after 0.2 s.
+# replay pass is under way), or, WAIT empty, without -p once jrecover has
+# the image open.
 # A replay that ends before the signal comes (a fast machine) leaves
 # nothing to check; one that dies of the signal, or exits other than 32,
 # fails.
@@ -154,7 +172,11 @@ interrupt() {
 	NCASES=$((NCASES + 1))
 	copy_img big.img "$_t"
 	say ""
-	say "=== case SIG$_sig ${_wait:+during the $_wait (-p)}${_wait:-without -p}"
+	if [ -n "$_wait" ]; then
+		say "=== case SIG$_sig during the $_wait (-p)"
+	else
+		say "=== case SIG$_sig without -p"
+	fi
 	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 	_pid=$!
 	if [ -n "$_wait" ]; then
@@ -166,7 +188,7 @@ interrupt() {
 			sleep 0.005
 		done
 	else
-		sleep 0.2
+		wait_open "$_pid" "$(pwd -P)/$_t"
 	fi
 	kill -"$_sig" "$_pid" 2>/dev/null
 	wait "$_pid"
@@ -183,6 +205,10 @@ interrupt() {
 	INTERRUPTED=$((INTERRUPTED + 1))
 	grep -q 'interrupted' "$SCRATCH/.sig.err" ||
 		fail "SIG$_sig: jrecover does not say it was interrupted"
+	if grep -q 'nothing was written' "$SCRATCH/.sig.err" &&
+	   ! cmp -s "$_t" big.img; then
+		fail "SIG$_sig: jrecover says nothing was written, but the image changed"
+	fi
 	finish "$_t" "SIG$_sig"
 	rm -f "$_t"
 }
