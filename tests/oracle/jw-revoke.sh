@@ -6,27 +6,27 @@
 # (before or after the record); copies logged after R replay.
 #
 #   mix-*      one journal with the common shapes (below), in four formats
-#   r64-*      a 64bit journal revoking B + 2^32 (past the filesystem's
-#              end) must not hide B; a 32-bit journal on a 64-bit
-#              filesystem (4-byte records)
+#   r64-4k64   a 64bit journal revoking B + 2^32 and B + 1 + 2^33 (past
+#              the filesystem's end): they must not hide B and B + 1
+#   r32-4k64   a 32-bit journal (4-byte records) on a 64-bit filesystem
 #   rcount-*   r_count below the header (no records), exactly the header,
 #              ending inside a record (that record does not count), and
 #              the largest allowed (the whole block, or up to the tail)
 #
 # The mix shape (tids 1..10; X logged many times and revoked in between):
-#   T1  log X Y Z P                 T2  revoke X / log Q / revoke Q
-#   T3  log X / revoke N1..N700 (never logged: several revoke blocks)
-#   T4  log Y / revoke X            T5  log X (re-log after the revoke)
+#   T1  log X Y Z P
+#   T2  revoke X / revoke Q / log Q / revoke Q  (Q revoked before and
+#       after its log in the same transaction: both records hide it)
+#   T3  log X / revoke N..N+699 (never logged: several revoke blocks)
+#   T4  log Y / revoke X            T5  log X (re-logged after the revoke)
 #   T6  revoke Z / log R / revoke P / log S  (descriptors and revoke
 #       blocks interleaved)
 #   T7  (empty: a commit block alone)
 #   T8  log X Q                     T9  revoke X / log Z
 #   T10 log P / revoke Y / nocommit (uncommitted: its revoke counts not)
-# Replay: X and Q old (X: T8's copy revoked by T9; Q: T2 revoked it
-# before and after its log, T8's copy... see below), Y from T4, Z from T9,
-# P old, R and S from T6.
-#   Q: T2 logs Q between two revokes of it (both hide it); T8 logs it
-#   again, not revoked afterwards: Q replays from T8.
+# Replay: X old (T8's copy revoked by T9), P old (revoked by T6), Y from
+# T4, Z from T9, Q from T8 (logged again after T2's revokes), R and S from
+# T6; s_sequence 11.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
@@ -150,8 +150,8 @@ rcount() {
 	e2seq "$1" 4
 }
 
-# 4-byte records (no 64bit): 8 and 16 mean none, 22 one (the second ends
-# at byte 24), 24 two, 28 all three.
+# 4-byte records (no 64bit): 8 and 16 mean none, 22 one (the second would
+# end at byte 24), 28 all three.
 for rc in 8 16 22 28; do
 	rcount "rcount$rc-4k32" n4 "revoke" "$rc"
 done
