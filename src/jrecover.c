@@ -32,6 +32,16 @@
 /* Options without a short form. */
 #define OPT_JSON		256
 
+/* Progress: redraws on a terminal, lines in a log (jrecover(8), -p). */
+#define PROGRESS_REDRAW_EVERY	0.25	/* s */
+#define PROGRESS_LINE_EVERY	10.0	/* s */
+
+enum progress_style {
+	PROGRESS_NONE,
+	PROGRESS_REDRAW,	/* stderr is a terminal: one line, redrawn */
+	PROGRESS_LINES,		/* -p elsewhere: plain lines, now and then */
+};
+
 static const char *prog = "jrecover";
 static volatile sig_atomic_t interrupted;
 
@@ -52,9 +62,12 @@ struct cli {
 	int		json;
 	int		quiet;
 	int		verbose;
-	int		progress;	/* show progress on stderr */
+	int		progress_asked; /* -p */
+	enum progress_style progress;	/* on stderr */
+	int		progress_drawn;	/* a redrawn line is on the terminal */
 	double		last_progress;
 	enum recover_pass pass;
+	int		pass_finished;	/* its 100% was shown */
 	double		pass_start;
 	unsigned int	list_sep;	/* -l --json: objects printed */
 };
@@ -76,6 +89,7 @@ static void usage(FILE *f)
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
+"                       (there as plain lines, every 10 s and per pass)\n"
 "      --json           print -i, -l and the replay report as JSON\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -95,38 +109,71 @@ static double now(void)
 
 /*
  * Called by the library as the passes go; also where a signal is noticed,
- * so the library stops at a safe point.  The display is redrawn at most
- * four times a second: pass, share of its units, rate and time left.
+ * so the library stops at a safe point.  Shown: pass, share of its units,
+ * rate and time left.  On a terminal one line is redrawn at most four
+ * times a second and erased when the pass ends; elsewhere (-p into a pipe
+ * or a log file) plain lines are printed, without \r or escapes: one when
+ * a pass starts, one every PROGRESS_LINE_EVERY seconds, one when it ends.
  */
 static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
 	static const char *names[] = { "", "scan", "revoke", "replay" };
 	struct cli *c = data;
-	double t, rate, left;
+	double t, rate, left, pct;
+	int first = 0, finished;
 
 	if (interrupted)
 		return 1;
-	if (!c->progress)
+	if (c->progress == PROGRESS_NONE)
 		return 0;
 	t = now();
 	if (pass != c->pass) {
 		c->pass = pass;
 		c->pass_start = t;
+		c->pass_finished = 0;
+		first = 1;
 	}
-	if (done != total && t - c->last_progress < 0.25)
+	/* The library may report the end of a pass more than once. */
+	if (c->pass_finished)
+		return 0;
+	finished = done >= total;
+	if (!finished && !(first && c->progress == PROGRESS_LINES) &&
+	    t - c->last_progress < (c->progress == PROGRESS_REDRAW ?
+				    PROGRESS_REDRAW_EVERY : PROGRESS_LINE_EVERY))
 		return 0;
 	c->last_progress = t;
+	c->pass_finished = finished;
 	rate = t > c->pass_start ? done / (t - c->pass_start) : 0;
 	left = rate > 0 && total > done ? (total - done) / rate : 0;
-	fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f blocks/s  %.0f s left\033[K",
-		prog, names[pass],
-		total ? 100.0 * (double)done / (double)total : 100.0,
-		rate, left);
-	if (done == total)
-		fputs("\r\033[K", stderr);
+	pct = total ? 100.0 * (double)done / (double)total : 100.0;
+	if (c->progress == PROGRESS_REDRAW) {
+		/* -l on the same terminal: its lines go above the progress. */
+		fflush(stdout);
+		fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f blocks/s  %.0f s left\033[K",
+			prog, names[pass], pct, rate, left);
+		if (finished)
+			fputs("\r\033[K", stderr);
+		c->progress_drawn = !finished;
+	} else {
+		fprintf(stderr, "%s: %-6s %5.1f%%", prog, names[pass], pct);
+		if (finished)
+			fprintf(stderr, "  done in %.1f s", t - c->pass_start);
+		else if (rate > 0)
+			fprintf(stderr, "  %.0f blocks/s  %.0f s left", rate, left);
+		fputc('\n', stderr);
+	}
 	fflush(stderr);
 	return 0;
+}
+
+/* Erase a progress line left on the terminal, before a message. */
+static void progress_erase(struct cli *c)
+{
+	if (c->progress_drawn) {
+		fputs("\r\033[K", stderr);
+		c->progress_drawn = 0;
+	}
 }
 
 /* ---- text and JSON helpers ------------------------------------------------ */
@@ -354,6 +401,7 @@ static int list_event(void *data, const struct recover_event *ev)
 
 	if (interrupted)
 		return 1;
+	progress_erase(c);
 	if (c->json) {
 		printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
 		       ev->tid, ev->jblock);
@@ -441,11 +489,12 @@ static const char *advice(errcode_t err)
 	return NULL;
 }
 
-static int fail(const struct cli *c, errcode_t err, const char *what,
+static int fail(struct cli *c, errcode_t err, const char *what,
 		const struct recover_stats *st)
 {
 	const char *a = advice(err);
 
+	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED) {
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
@@ -720,7 +769,7 @@ int main(int argc, char **argv)
 			c.verbose = 1;
 			break;
 		case 'p':
-			c.progress = 1;
+			c.progress_asked = 1;
 			break;
 		case OPT_JSON:
 			c.json = 1;
@@ -756,9 +805,11 @@ int main(int argc, char **argv)
 	if (getenv("LIBRECOVER_FULL_REVOKE"))
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (c.quiet)
-		c.progress = 0;
+		c.progress = PROGRESS_NONE;
 	else if (isatty(STDERR_FILENO))
-		c.progress = 1;
+		c.progress = PROGRESS_REDRAW;
+	else if (c.progress_asked)
+		c.progress = PROGRESS_LINES;
 	c.opts.progress = show_progress;
 	c.opts.progress_data = &c;
 	signal(SIGINT, on_signal);

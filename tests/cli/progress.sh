@@ -7,11 +7,14 @@
 #    percentage, ending at 100.0%: scan and replay, and revoke too with
 #    LIBRECOVER_FULL_REVOKE=1 (by default the scan gathers the revoke
 #    records); stdout has only the report;
+#  - -p into a pipe or a file: plain lines, newline-terminated, with no \r
+#    and no escape sequence, and few of them (a start and an end line per
+#    pass in a run this short);
 #  - -p --json: the progress on stderr, stdout still one JSON object;
 #  - no -p, standard error a pipe (and a file): nothing on stderr;
 #  - -q (also with -p): nothing at all, on either stream;
 #  - on a terminal (script(1) gives one, when it is there) progress is the
-#    default.
+#    default, and it is one line redrawn in place (\r, ESC[K).
 # Every run replays a fresh copy and must give the same image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -67,8 +70,28 @@ shows() {
 	done
 }
 
+# plain NAME PASSES: NAME.err holds progress as plain lines: no \r, no
+# ESC, every line ended by a newline, at least one line per pass and at
+# most two (start, end), give or take two lines for a slow machine.
+plain() {
+	NCASES=$((NCASES + 1))
+	if tr -d '\r\033' < "$1.err" | cmp -s - "$1.err"; then :; else
+		fail "$1: progress into a pipe or file holds \\r or ESC"
+	fi
+	[ -s "$1.err" ] && [ "$(tail -c 1 "$1.err" | od -An -c | tr -d ' ')" != '\n' ] &&
+		fail "$1: the last progress line is not ended by a newline"
+	p_lines=$(grep -c -E '^jrecover: [a-z]+ +[0-9]+\.[0-9]%' "$1.err")
+	[ "$p_lines" -ge "$2" ] ||
+		fail "$1: $p_lines progress lines for $2 passes"
+	[ "$p_lines" -le $(($2 * 2 + 2)) ] ||
+		fail "$1: $p_lines progress lines for $2 passes in a short run: too many"
+	[ "$(wc -l < "$1.err")" -eq "$p_lines" ] ||
+		fail "$1: stderr holds lines that are not progress"
+}
+
 piped progress -p
 shows progress
+plain progress 2
 
 # With every revoke record kept (LIBRECOVER_FULL_REVOKE=1, as the kernel
 # does) the records go through a REVOKE pass of their own, shown too; by
@@ -78,11 +101,13 @@ export LIBRECOVER_FULL_REVOKE
 piped fullrevoke -p
 unset LIBRECOVER_FULL_REVOKE
 shows fullrevoke scan revoke replay
+plain fullrevoke 3
 grep -q "replayed" progress.out || fail "progress: no report on stdout"
 grep -q "%" progress.out && fail "progress: progress on stdout"
 
 piped json -p --json
 shows json
+plain json 2
 jq -e '.exit == 1' json.out > /dev/null 2>&1 ||
 	fail "json: stdout is not the JSON report alone"
 
@@ -97,6 +122,16 @@ $TIMEOUT "$JRECOVER" file.img > file.out 2> file.err
 rc=$?
 [ "$rc" -eq 1 ] || fail "file: exited $rc, not 1"
 [ -s file.err ] && fail "file: without -p, something was printed to a file"
+
+NCASES=$((NCASES + 1))
+copy_img "$img" filep.img
+say "\$ jrecover -p filep.img 2>filep.err"
+$TIMEOUT "$JRECOVER" -p filep.img > filep.out 2> filep.err
+rc=$?
+sed 's/^/    err: /' filep.err
+[ "$rc" -eq 1 ] || fail "filep: exited $rc, not 1"
+shows filep
+plain filep 2
 
 piped quiet -q
 [ -s quiet.out ] && fail "quiet: -q printed on stdout"
@@ -114,6 +149,10 @@ if command -v script >/dev/null 2>&1 &&
 	script -qec "$JRECOVER tty.img" /dev/null > tty.err 2>&1 < /dev/null
 	tr '\r' '\n' < tty.err | sed '/^$/d; s/^/    tty: /' | sed -n '1,20p'
 	shows tty
+	grep -q "$(printf '\r')" tty.err ||
+		fail "tty: the progress is not redrawn in place (no \\r)"
+	grep -q "$(printf '\033')\\[K" tty.err ||
+		fail "tty: the progress line is not erased (no ESC[K)"
 else
 	say "(script(1) cannot give a terminal here: terminal case skipped)"
 fi
