@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,7 +91,7 @@ static void usage(FILE *f)
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
 "                       (there as plain lines, every 10 s and per pass)\n"
-"      --json           print -i, -l and the replay report as JSON\n"
+"      --json           print the report of -i, -l, -s or the replay as JSON\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
 "\n"
@@ -596,6 +597,26 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 	printf("}\n");
 }
 
+/* ---- -s ------------------------------------------------------------------ */
+
+static void json_save(const struct cli *c, const struct recover_super *sb)
+{
+	struct stat sst;
+	unsigned long long bytes = 0;
+
+	/* What was written, as the file now holds it (a device or a pipe
+	 * has no size to tell). */
+	if (!stat(c->save_path, &sst) && S_ISREG(sst.st_mode))
+		bytes = (unsigned long long)sst.st_size;
+	printf("{\"filesystem\":");
+	json_str(c->device);
+	printf(",\"exit\":%d,\"saved\":", EXIT_CLEAN);
+	json_str(c->save_path);
+	printf(",\"bytes\":%llu,", bytes);
+	json_super(sb);
+	printf("}\n");
+}
+
 /* ---- modes ----------------------------------------------------------------- */
 
 static int run(struct cli *c)
@@ -628,7 +649,9 @@ static int run(struct cli *c)
 		recover_close(r);
 		if (err)
 			return fail(c, err, "saving the journal of", NULL);
-		if (!c->quiet)
+		if (c->json)
+			json_save(c, &sb);
+		else if (!c->quiet)
 			printf("%s: %s: journal saved to %s\n", prog, c->device,
 			       c->save_path);
 		return EXIT_CLEAN;

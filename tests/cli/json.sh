@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# json.sh --- --json for -i, -l and the replay report (jrecover(8), JSON
-# OUTPUT), parsed with jq:
+# json.sh --- --json for -i, -l, -s and the replay report (jrecover(8),
+# JSON OUTPUT), parsed with jq:
 #  - the schema: every object has the fields the man page documents for it
 #    and no others (optional ones exactly when they apply), with the
 #    documented types and names (end reasons, sources); and the fields this
@@ -19,7 +19,9 @@
 #    checksum (8 and the error object without -f; 4 with log.error and
 #    error_at with -f), nothing to replay (0), an open error (8), a dump
 #    (current and not), an external journal; each with -i, -n, -l and the
-#    replay.
+#    replay; -s of an internal journal, a dump and an external journal
+#    ("bytes" the size of the file saved, "journal" as -i has it), and -s
+#    into a path that cannot be created (the error object, 8).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -46,6 +48,7 @@ def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "journal", "log",
 	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current"];
 def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal", "log"];
+def save_keys: ["filesystem", "exit", "saved", "bytes", "journal"];
 def error_keys: ["filesystem", "exit", "error"];
 def error_optional: ["error_at"];
 def list_keys: {
@@ -58,7 +61,8 @@ def list_keys: {
 def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
-	replay_keys + replay_optional + info_keys + error_keys + error_optional +
+	replay_keys + replay_optional + info_keys + save_keys + error_keys +
+	error_optional +
 	([list_keys[]] | add) | unique;
 
 # Problems with an object, as strings (none: the object is right).
@@ -129,6 +133,12 @@ def report:
 			first_bad_checksum: (has("first_bad_checksum") == (.bad_checksum > 0))}) +
 		(.journal | journal) + (.log | log) +
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
+	elif has("saved") then
+		fields("-s"; save_keys; []) +
+		typed("-s"; {filesystem: (.filesystem | type == "string"),
+			exit: (.exit == 0), saved: (.saved | type == "string"),
+			bytes: (.bytes | count)}) +
+		(.journal | journal)
 	elif has("needs_recovery") then
 		fields("-i"; info_keys; []) +
 		typed("-i"; {filesystem: (.filesystem | type == "string"),
@@ -248,7 +258,13 @@ for fmt in 4k-64-v3 1k-32-none; do
 	[ "$RUN_RC" -eq 0 ] || fail "std-$fmt: -n --json exited $RUN_RC"
 	journal_matches "n-$fmt.json" "$img"
 	J "l-$fmt.json" -l "$img"
-	[ "$(sha256_of "$img")" = "$sum" ] || fail "std-$fmt: -i, -n or -l changed the image"
+	J "s-$fmt.json" -s "s-$fmt.journal" "$img"
+	[ "$RUN_RC" -eq 0 ] || fail "std-$fmt: -s --json exited $RUN_RC"
+	jq_is "s-$fmt.json" '"\(.filesystem) \(.saved) \(.exit) \(.journal.source)"' \
+		"$img s-$fmt.journal 0 inode" "std-$fmt -s"
+	jq_is "s-$fmt.json" .bytes "$(wc -c < "s-$fmt.journal")" "std-$fmt -s: bytes"
+	jq_is "s-$fmt.json" ".journal | tojson" "$(jq -c .journal "i-$fmt.json")" "std-$fmt -s: journal as -i has it"
+	[ "$(sha256_of "$img")" = "$sum" ] || fail "std-$fmt: -i, -n, -l or -s changed the image"
 
 	J "r-$fmt.json" "$img"
 	[ "$RUN_RC" -eq 1 ] || fail "std-$fmt: the replay exited $RUN_RC, not 1"
@@ -399,6 +415,12 @@ J dump.r.json -j dump.journal "$img"
 jq_is dump.r.json '"\(.journal.source) \(.dump_is_current) \(.replayed)"' "dump true 10" "dump, current"
 J dump.again.json -j dump.journal "$img"
 jq_is dump.again.json '"\(.journal.source) \(.dump_is_current) \(.replayed)"' "dump false 10" "dump, not current"
+J dump.s.json -j dump.journal -s dump.copy "$img"
+jq_is dump.s.json '"\(.journal.source) \(.bytes)"' "dump $(wc -c < dump.journal)" "dump -s"
+cmp -s dump.journal dump.copy || fail "dump -s: the copy differs from the dump"
+J nodir.s.json -s no/such/dir/x.journal "$img"
+[ "$RUN_RC" -eq 8 ] || fail "-s into a path that cannot be created exited $RUN_RC, not 8"
+jq_true nodir.s.json 'has("error") and (has("saved") | not)' "-s into a path that cannot be created"
 
 set_format 4k-64-none
 # shellcheck disable=SC2086
@@ -414,5 +436,7 @@ log_counts ext.i.json ext.norm
 J ext.r.json -j ext.jdev ext.img
 [ "$RUN_RC" -eq 1 ] || fail "external: the replay exited $RUN_RC, not 1"
 jq_is ext.r.json '"\(.journal.source) \(.replayed) \(.revoked)"' "device 10 3" "external replay"
+J ext.s.json -s ext.save -j ext.jdev ext.img
+jq_is ext.s.json '"\(.journal.source) \(.bytes)"' "device $(wc -c < ext.jdev)" "external -s"
 
 end_test
