@@ -746,6 +746,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c;
+	const char *env;
 	int modes = 0;
 	int ch;
 
@@ -825,7 +826,8 @@ int main(int argc, char **argv)
 	if (c.undo_path && c.mode == MODE_REPLAY &&
 	    !(c.opts.flags & RECOVER_FL_DRY_RUN) && setup_undo(&c))
 		return EXIT_ERROR;
-	if (getenv("LIBRECOVER_FULL_REVOKE"))
+	env = getenv("LIBRECOVER_FULL_REVOKE");
+	if (env && *env && strcmp(env, "0"))
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (c.quiet)
 		c.progress = PROGRESS_NONE;
@@ -835,7 +837,14 @@ int main(int argc, char **argv)
 		c.progress = PROGRESS_LINES;
 	c.opts.progress = show_progress;
 	c.opts.progress_data = &c;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/*
+	 * -s has no safe point to stop at and nothing to keep safe but FILE:
+	 * the signals keep their default action there rather than being
+	 * noticed only once the whole journal is copied.
+	 */
+	if (c.mode != MODE_SAVE) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+	}
 	return run(&c);
 }

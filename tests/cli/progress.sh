@@ -6,7 +6,8 @@
 #  - -p with standard error a pipe: it shows each pass by name with a
 #    percentage, ending at 100.0%: scan and replay, and revoke too with
 #    LIBRECOVER_FULL_REVOKE=1 (by default the scan gathers the revoke
-#    records); stdout has only the report;
+#    records, and LIBRECOVER_FULL_REVOKE=0 is the default); stdout has
+#    only the report;
 #  - -p into a pipe or a file: plain lines, newline-terminated, with no \r
 #    and no escape sequence, and few of them (a start and an end line per
 #    pass in a run this short);
@@ -102,6 +103,14 @@ piped fullrevoke -p
 unset LIBRECOVER_FULL_REVOKE
 shows fullrevoke scan revoke replay
 plain fullrevoke 3
+# Set to 0 (or empty) it is off.
+LIBRECOVER_FULL_REVOKE=0
+export LIBRECOVER_FULL_REVOKE
+piped fullrevoke0 -p
+unset LIBRECOVER_FULL_REVOKE
+shows fullrevoke0
+grep -q "revoke" fullrevoke0.err &&
+	fail "fullrevoke0: a revoke pass with LIBRECOVER_FULL_REVOKE=0"
 grep -q "replayed" progress.out || fail "progress: no report on stdout"
 grep -q "%" progress.out && fail "progress: progress on stdout"
 
