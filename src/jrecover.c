@@ -85,7 +85,7 @@ static void usage(FILE *f)
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
 "  -s, --save FILE      write the raw journal to FILE, write nothing else\n"
-"  -f, --force          replay a journal whose UUID does not match; on a corrupt\n"
+"  -f, --force          accept a journal whose UUID does not match; on a corrupt\n"
 "                       log, reset the journal as e2fsck would\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
