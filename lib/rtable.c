@@ -36,30 +36,35 @@ static errcode_t alloc_slots(struct rtable *t, size_t slots)
 	t->keys = keys;
 	t->vals = vals;
 	t->filter = filter;
-	t->mask = slots - 1;
+	t->slots = slots;
 	t->limit = slots - slots / 4;
 	return 0;
 }
 
-/* The filter bit of a hash: taken from its high half, the slot from its
- * low half, so the two are independent. */
-static inline size_t filter_bit(const struct rtable *t, uint64_t h)
+/*
+ * The home slot of a hash: its high bits scaled to [0, slots) by a
+ * multiply.  Without a 128-bit type, the high 32 bits scaled (a table of
+ * more than 2^32 slots, 48 GiB, then uses only 2^32 home slots).
+ */
+static inline size_t home(const struct rtable *t, uint64_t h)
 {
-	return (size_t)(h >> 32) & (t->mask * 8 + 7);
+#ifdef __SIZEOF_INT128__
+	return (size_t)(((unsigned __int128)h * t->slots) >> 64);
+#else
+	return (size_t)(((h >> 32) * (uint64_t)t->slots) >> 32);
+#endif
 }
 
-static inline void filter_set(struct rtable *t, uint64_t h)
+/* The filter bit of a hash: one of the 8 in its home slot's byte, chosen by
+ * the low bits, which home() does not use. */
+static inline void filter_set(struct rtable *t, size_t i, uint64_t h)
 {
-	size_t b = filter_bit(t, h);
-
-	t->filter[b >> 3] |= (uint8_t)(1U << (b & 7));
+	t->filter[i] |= (uint8_t)(1U << (h & 7));
 }
 
-static inline int filter_has(const struct rtable *t, uint64_t h)
+static inline int filter_has(const struct rtable *t, size_t i, uint64_t h)
 {
-	size_t b = filter_bit(t, h);
-
-	return t->filter[b >> 3] & (1U << (b & 7));
+	return t->filter[i] & (1U << (h & 7));
 }
 
 errcode_t rtable_use_filter(struct rtable *t)
@@ -71,28 +76,34 @@ errcode_t rtable_use_filter(struct rtable *t)
 	t->use_filter = 1;
 	if (!t->keys)
 		return 0;
-	t->filter = calloc(t->mask + 1, 1);
+	t->filter = calloc(t->slots, 1);
 	if (!t->filter) {
 		t->use_filter = 0;
 		return ENOMEM;
 	}
-	for (i = 0; i <= t->mask; i++)
-		if (t->keys[i] != EMPTY)
-			filter_set(t, rtable_mix(t->keys[i]));
+	for (i = 0; i < t->slots; i++)
+		if (t->keys[i] != EMPTY) {
+			uint64_t h = rtable_mix(t->keys[i]);
+
+			filter_set(t, home(t, h), h);
+		}
 	return 0;
 }
 
 errcode_t rtable_init(struct rtable *t, size_t expected)
 {
-	size_t slots = MIN_SLOTS;
+	size_t slots;
 
 	memset(t, 0, sizeof(*t));
-	/* Smallest power of two holding expected keys at load <= 3/4. */
-	while (slots - slots / 4 <= expected) {
-		if (slots > SIZE_MAX / 2)
-			return ENOMEM;
-		slots *= 2;
-	}
+	/* The fewest slots holding expected keys at load <= 3/4: limit
+	 * (slots - slots / 4) must pass expected. */
+	if (expected > (SIZE_MAX - 4) / 4 * 3)
+		return ENOMEM;
+	slots = expected + expected / 3 + 1;
+	while (slots - slots / 4 <= expected)
+		slots++;
+	if (slots < MIN_SLOTS)
+		slots = MIN_SLOTS;
 	return alloc_slots(t, slots);
 }
 
@@ -104,12 +115,13 @@ void rtable_free(struct rtable *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static size_t probe(const struct rtable *t, uint64_t key, uint64_t h)
+/* From home slot i on: the slot holding key, or the empty slot ending its
+ * run.  The load limit keeps an empty slot somewhere. */
+static size_t probe(const struct rtable *t, uint64_t key, size_t i)
 {
-	size_t i = (size_t)h & t->mask;
-
 	while (t->keys[i] != key && t->keys[i] != EMPTY)
-		i = (i + 1) & t->mask;
+		if (++i == t->slots)
+			i = 0;
 	return i;
 }
 
@@ -123,9 +135,10 @@ uint32_t *rtable_find(const struct rtable *t, uint64_t key)
 	if (!t->keys)
 		return NULL;
 	h = rtable_mix(key);
-	if (t->filter && !filter_has(t, h))
+	i = home(t, h);
+	if (t->filter && !filter_has(t, i, h))
 		return NULL;
-	i = probe(t, key, h);
+	i = probe(t, key, i);
 	return t->keys[i] == key ? &t->vals[i] : NULL;
 }
 
@@ -135,24 +148,26 @@ static errcode_t grow(struct rtable *t)
 	size_t i, j;
 	errcode_t err;
 
-	if (old.mask + 1 > SIZE_MAX / 2)
+	if (old.slots > SIZE_MAX / 2)
 		return ENOMEM;
-	err = alloc_slots(t, (old.mask + 1) * 2);
+	err = alloc_slots(t, old.slots * 2);
 	if (err) {
 		*t = old;
 		return err;
 	}
-	for (i = 0; i <= old.mask; i++) {
+	for (i = 0; i < old.slots; i++) {
 		uint64_t h;
+		size_t k;
 
 		if (old.keys[i] == EMPTY)
 			continue;
 		h = rtable_mix(old.keys[i]);
-		j = probe(t, old.keys[i], h);
+		k = home(t, h);
+		j = probe(t, old.keys[i], k);
 		t->keys[j] = old.keys[i];
 		t->vals[j] = old.vals[i];
 		if (t->filter)
-			filter_set(t, h);
+			filter_set(t, k, h);
 	}
 	free(old.keys);
 	free(old.vals);
@@ -164,7 +179,7 @@ errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
 		     uint32_t **slot, int *added)
 {
 	uint64_t h;
-	size_t i;
+	size_t k, i;
 	errcode_t err;
 
 	*added = 0;
@@ -184,18 +199,20 @@ errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
 			return err;
 	}
 	h = rtable_mix(key);
-	i = probe(t, key, h);
+	k = home(t, h);
+	i = probe(t, key, k);
 	if (t->keys[i] == EMPTY) {
 		if (t->count >= t->limit) {
 			err = grow(t);
 			if (err)
 				return err;
-			i = probe(t, key, h);
+			k = home(t, h);
+			i = probe(t, key, k);
 		}
 		t->keys[i] = key;
 		t->vals[i] = val;
 		if (t->filter)
-			filter_set(t, h);
+			filter_set(t, k, h);
 		t->count++;
 		*added = 1;
 	}

@@ -2,22 +2,26 @@
 /*
  * rtable.h -- the revoke table: block number -> tid.
  *
- * Open addressing with linear probing over two flat arrays (keys, values), a
- * power-of-two number of slots and a 64-bit mixer in front (block numbers
- * arrive in runs; without mixing, runs become long probe chains).
+ * Open addressing with linear probing over two flat arrays (keys, values)
+ * and a 64-bit mixer in front (block numbers arrive in runs; without mixing,
+ * runs become long probe chains).  The slot count need not be a power of
+ * two: a key's home slot is the high part of hash * slots (a multiply and
+ * a shift, no division), so the table can be sized to the count exactly.
  *
  * Memory: 12 bytes a slot (8 key + 4 value).  The table never lets the load
  * pass 3/4, so it costs 16 bytes a record at its fullest and 32 just after
  * doubling.  rtable_init() sizes it from an expected count (the count the
- * scan pass saw) so that the count fits without any growth; a table given a
- * low or zero estimate still doubles as needed.
+ * scan pass saw) to the fewest slots that hold it at load 3/4: 16 bytes a
+ * record, with no growth.  A table given a low or zero estimate doubles as
+ * needed.
  *
  * A table that mostly answers "absent" (the default mode's table of logged
  * blocks, asked about every revoke record) can keep a filter beside it:
- * one byte (8 bits) a slot, one bit set per key, taken from the high half
- * of the hash.  A lookup whose bit is clear (more than 90% of absent keys,
- * since at most 3/4 of the slots hold keys: 3/4 of a bit per 8) is
- * answered without touching the slots.  Memory is then 13 bytes a slot.
+ * one byte (8 bits) a slot; a key sets one bit, chosen by the low bits of
+ * its hash, in the byte of its home slot (the home slot comes from the high
+ * bits).  A lookup whose bit is clear (more than 90% of absent keys, since
+ * at most 3/4 of the slots hold keys: 3/4 of a key per 8 bits) is answered
+ * without touching the slots.  Memory is then 13 bytes a slot.
  *
  * Nothing is ever deleted, so no tombstones are needed.  The key
  * UINT64_MAX marks an empty slot; a real block number UINT64_MAX (only a
@@ -36,7 +40,7 @@
 struct rtable {
 	uint64_t	*keys;
 	uint32_t	*vals;
-	size_t		mask;		/* slots - 1 */
+	size_t		slots;
 	size_t		count;		/* keys held, the special one included */
 	size_t		limit;		/* grow when count reaches this */
 	int		has_special;	/* key UINT64_MAX present */
@@ -49,7 +53,8 @@ errcode_t rtable_init(struct rtable *t, size_t expected);
 
 /*
  * The hash, a strong 64-bit finalizer (every input bit affects every output
- * bit): the slot comes from its low half, the filter bit from its high half.
+ * bit): the home slot comes from its high bits, the filter bit from its low
+ * three.
  */
 static inline uint64_t rtable_mix(uint64_t x)
 {
@@ -87,8 +92,8 @@ static inline size_t rtable_count(const struct rtable *t)
 /* Bytes the table holds now. */
 static inline size_t rtable_bytes(const struct rtable *t)
 {
-	return t->keys ? (t->mask + 1) * (sizeof(uint64_t) + sizeof(uint32_t) +
-					 (t->filter ? 1 : 0)) : 0;
+	return t->keys ? t->slots * (sizeof(uint64_t) + sizeof(uint32_t) +
+				     (t->filter ? 1 : 0)) : 0;
 }
 
 #endif /* RTABLE_H */

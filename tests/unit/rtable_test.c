@@ -3,7 +3,7 @@
  * rtable_test.c -- unit tests of the revoke table (lib/rtable.c).
  *
  * The table is checked from outside (values found, counts, bytes) and, where
- * a property is about its layout (power-of-two slots, load, probing), from
+ * a property is about its layout (slot count, load, probing), from
  * its fields: rtable.h documents them and the tests hold it to that.
  */
 #include "config.h"
@@ -46,7 +46,7 @@ static uint64_t rng(void)
 
 static size_t slots(const struct rtable *t)
 {
-	return t->mask + 1;
+	return t->slots;
 }
 
 /* The value of key, which must be present. */
@@ -64,7 +64,7 @@ static void revoke(struct rtable *t, uint64_t key, uint32_t tid)
 }
 
 /*
- * Everything the layout promises: a power-of-two slot count, load at most
+ * Everything the layout promises: at least FIRST_SLOTS slots, load at most
  * 3/4, every stored key found at its own slot (which also rules out a key
  * stored twice), the count equal to the keys held, 12 bytes a slot.
  */
@@ -77,7 +77,6 @@ static void check_layout(const struct rtable *t)
 		assert_int_equal(rtable_bytes(t), 0);
 		return;
 	}
-	assert_int_equal(slots(t) & t->mask, 0);
 	assert_true(slots(t) >= FIRST_SLOTS);
 	for (i = 0; i < slots(t); i++) {
 		if (t->keys[i] == EMPTY_KEY)
@@ -400,25 +399,25 @@ static void test_presize(void **state)
 	static const size_t sizes[] = { 0, 1, 2, 47, 48, 49, 95, 96, 97,
 					1000, 12345, 49152, 100000, 393216 };
 	struct rtable t;
-	size_t i, k, n, mask;
+	size_t i, k, n, nslots;
 
 	(void)state;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		n = sizes[i];
 		assert_int_equal(rtable_init(&t, n), 0);
-		mask = t.mask;
+		nslots = t.slots;
 		rng_seed(n + 1);
 		/* Big enough at load <= 3/4 ... */
 		assert_true(n * 4 <= slots(&t) * 3);
-		/* ... and not twice what that needs. */
+		/* ... and no bigger than that needs: 16 bytes a record. */
 		if (slots(&t) > FIRST_SLOTS)
-			assert_true(n * 4 >= (slots(&t) / 2) * 3);
+			assert_true((slots(&t) - 1) - (slots(&t) - 1) / 4 <= n);
 		for (k = 0; k < n; k++) {
 			/* A run, then scattered keys: both kinds of input. */
 			uint64_t key = k < n / 2 ? 1000000 + k : rng() >> 1;
 
 			revoke(&t, key, (uint32_t)k);
-			assert_int_equal(t.mask, mask);
+			assert_int_equal(t.slots, nslots);
 		}
 		assert_true(rtable_count(&t) <= n);
 		assert_true(rtable_count(&t) >= n / 2);
@@ -739,23 +738,24 @@ static void test_count_and_bytes(void **state)
 
 	(void)state;
 	assert_int_equal(rtable_init(&t, 1000), 0);
-	/* 1000 keys at <= 3/4: 2048 slots, 12 bytes each. */
-	assert_int_equal(slots(&t), 2048);
-	assert_int_equal(rtable_bytes(&t), 2048 * 12);
+	/* 1000 keys at <= 3/4: 1334 slots (1334 - 1334 / 4 = 1001 keys fit,
+	 * 1333 would hold 1000 only at load 1000/1333 > 3/4), 12 bytes each:
+	 * 16 bytes a record. */
+	assert_int_equal(slots(&t), 1334);
+	assert_int_equal(rtable_bytes(&t), 1334 * 12);
 	for (k = 0; k < 1000; k++) {
 		revoke(&t, k * 3, 1);
 		revoke(&t, k * 3, 2);	/* repeats do not count */
 		assert_int_equal(rtable_count(&t), k + 1);
 	}
-	assert_int_equal(rtable_bytes(&t), 2048 * 12);
-	/* 1536 keys fill 2048 slots to 3/4; the 1537th doubles them. */
-	for (k = 1000; k < 1536; k++)
-		revoke(&t, k * 3, 1);
-	assert_int_equal(rtable_count(&t), 1536);
-	assert_int_equal(rtable_bytes(&t), 2048 * 12);
-	revoke(&t, 1536 * 3, 1);
-	assert_int_equal(rtable_count(&t), 1537);
-	assert_int_equal(rtable_bytes(&t), 4096 * 12);
+	assert_int_equal(rtable_bytes(&t), 1334 * 12);
+	/* The 1001st key still fits; the 1002nd doubles the slots. */
+	revoke(&t, 1000 * 3, 1);
+	assert_int_equal(rtable_count(&t), 1001);
+	assert_int_equal(rtable_bytes(&t), 1334 * 12);
+	revoke(&t, 1001 * 3, 1);
+	assert_int_equal(rtable_count(&t), 1002);
+	assert_int_equal(rtable_bytes(&t), 2668 * 12);
 	check_layout(&t);
 	rtable_free(&t);
 	assert_int_equal(rtable_count(&t), 0);
@@ -794,10 +794,13 @@ static void test_filter(void **state)
 	 * (the probe is reached only when their bit happens to be set). */
 	for (k = 0; k < n; k++) {
 		uint64_t key = k * 7919 + 1;
-		size_t b = (size_t)(rtable_mix(key) >> 32) & (t.mask * 8 + 7);
+		uint64_t h = rtable_mix(key);
+		/* rtable.h: the bit (low 3 bits of the hash) in the byte of the
+		 * home slot (the high part of hash * slots). */
+		size_t i = (size_t)(((unsigned __int128)h * t.slots) >> 64);
 
 		assert_null(rtable_find(&t, key));
-		hits += (t.filter[b >> 3] >> (b & 7)) & 1;
+		hits += (t.filter[i] >> (h & 7)) & 1;
 	}
 	assert_true(hits * 5 < n);
 	before = slots(&t);
