@@ -16,42 +16,49 @@ if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
 }
 set output outfile
 set datafile missing '-'
-set logscale xy 2
+set logscale x 2
 set format x '2^{%L}'
 set xlabel 'revoke records N'
 set grid
-set key top left
 set multiplot layout 1,2 title 'jrecover vs e2fsck -E journal\_only (image in page cache)'
 
-# columns: see the header of results.dat
-v3(c) = (column(2) == 3) ? column(c) : NaN
-nc(c) = (column(2) == 0) ? column(c) : NaN
-done(c, cs) = (column(2) == cs && column(21) == 0) ? column(c) : NaN
-over(cs) = (column(2) == cs && column(21) == 1) ? column(16) : NaN
+# Columns: see the header of results.dat.  Each format is read through its
+# own filter (sorted by N), so that its points join into one line.
+rows(cs) = sprintf("< awk '!/^#/ && $2 == %d' '%s' | sort -n -k1,1", cs, datafile)
+v3 = rows(3)
+nc = rows(0)
+done(c) = (column(21) == 0) ? column(c) : NaN
+over = '(column(21) == 1 ? column(16) : NaN)'
 
 set title 'wall time'
 set ylabel 'seconds'
 set format y '%g'
+set logscale y 10
+set yrange [0.05:30000]
+set key top right maxrows 5
 plot \
-	datafile using 1:(v3(6)) with linespoints lw 2 pt 7 lc 1 title 'jrecover, csum v3', \
-	datafile using 1:(nc(6)) with linespoints lw 2 pt 6 lc 1 dt 2 title 'jrecover, no csum', \
-	datafile using 1:(v3(11)) with linespoints lw 2 pt 5 lc 2 title 'jrecover full table, csum v3', \
-	datafile using 1:(nc(11)) with linespoints lw 2 pt 4 lc 2 dt 2 title 'jrecover full table, no csum', \
-	datafile using 1:(done(16, 3)) with linespoints lw 2 pt 9 lc 7 title 'e2fsck, csum v3', \
-	datafile using 1:(done(16, 0)) with linespoints lw 2 pt 8 lc 7 dt 2 title 'e2fsck, no csum', \
-	datafile using 1:(over(3)) with points pt 11 ps 2 lc 7 title sprintf('e2fsck past the %g s bound', e2bound), \
-	datafile using 1:(over(0)) with points pt 10 ps 2 lc 7 notitle, \
+	v3 using 1:6 with linespoints lw 2 pt 7 lc 1 title 'jrecover, csum v3', \
+	nc using 1:6 with linespoints lw 2 pt 6 lc 1 dt 2 title 'jrecover, no csum', \
+	v3 using 1:11 with linespoints lw 2 pt 5 lc 2 title 'jrecover full table, csum v3', \
+	nc using 1:11 with linespoints lw 2 pt 4 lc 2 dt 2 title 'jrecover full table, no csum', \
+	v3 using 1:(done(16)) with linespoints lw 2 pt 9 lc 7 title 'e2fsck, csum v3', \
+	nc using 1:(done(16)) with linespoints lw 2 pt 8 lc 7 dt 2 title 'e2fsck, no csum', \
+	v3 using 1:@over with points pt 11 ps 2 lc 7 title sprintf('e2fsck past the %g s bound', e2bound), \
+	nc using 1:@over with points pt 10 ps 2 lc 7 notitle, \
 	5 with lines dt 3 lc 0 title '5 s target'
 
 set title 'peak RSS'
 set ylabel 'MiB'
+set logscale y 2
+set yrange [*:*]
+set key top left
 plot \
-	datafile using 1:(v3(8) / 1024) with linespoints lw 2 pt 7 lc 1 title 'jrecover, csum v3', \
-	datafile using 1:(nc(8) / 1024) with linespoints lw 2 pt 6 lc 1 dt 2 title 'jrecover, no csum', \
-	datafile using 1:(v3(13) / 1024) with linespoints lw 2 pt 5 lc 2 title 'jrecover full table, csum v3', \
-	datafile using 1:(nc(13) / 1024) with linespoints lw 2 pt 4 lc 2 dt 2 title 'jrecover full table, no csum', \
-	datafile using 1:(done(18, 3) / 1024) with linespoints lw 2 pt 9 lc 7 title 'e2fsck, csum v3', \
-	datafile using 1:(done(18, 0) / 1024) with linespoints lw 2 pt 8 lc 7 dt 2 title 'e2fsck, no csum', \
-	datafile using 1:(column(1) * 16 / 1048576) with lines dt 3 lc 0 title '16 B per record'
+	v3 using 1:($8 / 1024) with linespoints lw 2 pt 7 lc 1 title 'jrecover, csum v3', \
+	nc using 1:($8 / 1024) with linespoints lw 2 pt 6 lc 1 dt 2 title 'jrecover, no csum', \
+	v3 using 1:($13 / 1024) with linespoints lw 2 pt 5 lc 2 title 'jrecover full table, csum v3', \
+	nc using 1:($13 / 1024) with linespoints lw 2 pt 4 lc 2 dt 2 title 'jrecover full table, no csum', \
+	v3 using 1:(done(18) / 1024) with linespoints lw 2 pt 9 lc 7 title 'e2fsck, csum v3', \
+	nc using 1:(done(18) / 1024) with linespoints lw 2 pt 8 lc 7 dt 2 title 'e2fsck, no csum', \
+	v3 using 1:($1 * 16 / 1048576) with lines dt 3 lc 0 title '16 B per record'
 
 unset multiplot

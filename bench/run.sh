@@ -50,7 +50,7 @@ BENCH_HIT=${BENCH_HIT:-1}
 BENCH_T=${BENCH_T:-}
 OUT=${BENCH_OUT:-$top_builddir/bench}
 RUN_RTABLE=${BENCH_RTABLE:-1}
-# A nice value (e.g. -15) for every timed command, on a machine shared with
+# A nice value (e.g. -10) for every timed command, on a machine shared with
 # other work: the same for jrecover, dd and e2fsck.
 NICE=${BENCH_NICE:-0}
 
@@ -331,6 +331,9 @@ bench_one() {
 		"$e2_wall" "$e2_cpu" "$e2_rss" "$b2_rss" "$(bpr "$e2_rss" "$b2_rss")" "$e2_state" \
 		"$dry_best" "$dd_best" "$(ratio "$dry_best" "$dd_best")" \
 		"$ident" "$replayed" "$load" "$e2_ratio" >> "$DAT"
+	# Rows in order of N, csum v3 first, whatever order they came in.
+	{ grep '^#' "$DAT"; grep -v '^#' "$DAT" | sort -k1,1n -k2,2nr; } > "$DAT.new" &&
+		mv "$DAT.new" "$DAT"
 	log "jrecover ${jr_best} s (cpu ${jr_bcpu} s, ${jr_brss} KiB; baseline ${b0_rss} KiB)," \
 	    "full ${full_wall} s (${full_rss} KiB), e2fsck ${e2_wall} s (state $e2_state)," \
 	    "dry ${dry_best} s, dd ${dd_best} s, identical=$ident"
