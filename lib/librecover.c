@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -301,24 +302,32 @@ void recover_get_stats(recover_t r, struct recover_stats *st)
 	st->needs_recovery = r->needs_recovery;
 }
 
+/*
+ * A scan that failed or was stopped leaves its counters and tables half
+ * built: every later scan, walk or replay on this handle returns the same
+ * error (reopen to start again).
+ */
 errcode_t recover_scan(recover_t r)
 {
+	if (r->scan_err)
+		return r->scan_err;
 	if (r->scanned)
 		return 0;
-	return recovery_scan(r);
+	r->scan_err = recovery_scan(r);
+	return r->scan_err;
 }
 
 errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 {
-	errcode_t err;
-
+	if (r->scan_err)
+		return r->scan_err;
 	if (r->scanned)
 		return RECOVER_ET_ALREADY_DONE;
 	r->event = fn;
 	r->event_data = data;
-	err = recovery_scan(r);
+	r->scan_err = recovery_scan(r);
 	r->event = NULL;
-	return err;
+	return r->scan_err;
 }
 
 errcode_t recover_save(recover_t r, const char *path)
@@ -328,7 +337,8 @@ errcode_t recover_save(recover_t r, const char *path)
 	unsigned char *buf;
 	uint64_t blk;
 	errcode_t err = 0;
-	int fd;
+	struct stat st;
+	int fd, regular;
 
 	buf = malloc((size_t)chunk * bs);
 	if (!buf)
@@ -338,6 +348,8 @@ errcode_t recover_save(recover_t r, const char *path)
 		err = errno;
 		goto out;
 	}
+	/* Only a regular file is removed after a failure, never a device. */
+	regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
 		unsigned int n = r->src.blocks - blk < chunk ?
 				 (unsigned int)(r->src.blocks - blk) : chunk;
@@ -352,11 +364,17 @@ errcode_t recover_save(recover_t r, const char *path)
 			else if (w > 0)
 				done += (size_t)w;
 		}
+		if (!err && r->opts.progress &&
+		    r->opts.progress(r->opts.progress_data, RECOVER_PASS_SAVE,
+				     blk + n, r->src.blocks))
+			err = RECOVER_ET_INTERRUPTED;
 	}
 	if (!err && fsync(fd))
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
+	if (err && regular)
+		unlink(path);
 out:
 	free(buf);
 	return err;

@@ -44,15 +44,17 @@ enum recover_pass {
 	RECOVER_PASS_SCAN = 1,
 	RECOVER_PASS_REVOKE,
 	RECOVER_PASS_REPLAY,
+	RECOVER_PASS_SAVE,		/* recover_save() */
 };
 
 /*
  * Progress: called now and then (every 64 units or so, and at the end of a
  * pass) with the pass and how many of its total units are done.  Units are
- * journal blocks for SCAN and REVOKE and logged blocks for REPLAY.  A
+ * journal blocks for SCAN, REVOKE and SAVE and logged blocks for REPLAY.  A
  * nonzero return stops the work at that point with RECOVER_ET_INTERRUPTED:
  * nothing is written after it, and a replay stopped half way leaves the
- * journal marked as needing recovery, so running it again is safe.
+ * journal marked as needing recovery, so running it again is safe; a save
+ * stopped half way removes its file.
  */
 typedef int (*recover_progress_fn)(void *data, enum recover_pass pass,
 				   unsigned long long done,
@@ -198,7 +200,9 @@ errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
  * s_start, find the last transaction with a valid commit block, collect the
  * revoke records and check every tag.  Writes nothing.
  * Returns: 0 (see recover_get_stats() for what was found, including
- * recovery failures e2fsck would report), or an operational error.
+ * recovery failures e2fsck would report), or an operational error, which
+ * every later scan, walk or replay on r then returns again (reopen to
+ * retry).
  */
 errcode_t recover_scan(recover_t r);
 
@@ -253,7 +257,10 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data);
  * recover_save - write the raw journal to path: the journal inode's
  * contents in logical order (as "debugfs -R 'dump <8> FILE'" writes them),
  * the whole external journal device, or a copy of the dump.  path is
- * created, or truncated if it exists; nothing else is written.
+ * created, or truncated if it exists; nothing else is written.  Calls the
+ * progress function (pass RECOVER_PASS_SAVE) after every 4 MiB.  When it
+ * fails or is stopped, a regular file at path is removed: no partial copy
+ * is left to be taken for a journal.
  * Returns: 0, or an error code.
  */
 errcode_t recover_save(recover_t r, const char *path);

@@ -165,6 +165,7 @@ struct recover_struct {
 					 * same log as the dump */
 	struct jsuper	sb;
 	int		scanned, replayed;
+	errcode_t	scan_err;	/* a failed scan: returned from then on */
 	int		needs_recovery;	/* filesystem flag at open */
 
 	struct jtag	*tags;

@@ -119,7 +119,7 @@ static double now(void)
 static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
-	static const char *names[] = { "", "scan", "revoke", "replay" };
+	static const char *names[] = { "", "scan", "revoke", "replay", "save" };
 	struct cli *c = data;
 	double t, rate, left, pct;
 	int first = 0, finished;
@@ -496,7 +496,10 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 	const char *a = advice(err);
 
 	progress_erase(c);
-	if (err == RECOVER_ET_INTERRUPTED) {
+	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
+		fprintf(stderr, "%s: %s: interrupted; the partial copy %s "
+			"was removed\n", prog, c->device, c->save_path);
+	} else if (err == RECOVER_ET_INTERRUPTED) {
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
 			"run jrecover again" : "nothing was written");
@@ -837,14 +840,9 @@ int main(int argc, char **argv)
 		c.progress = PROGRESS_LINES;
 	c.opts.progress = show_progress;
 	c.opts.progress_data = &c;
-	/*
-	 * -s has no safe point to stop at and nothing to keep safe but FILE:
-	 * the signals keep their default action there rather than being
-	 * noticed only once the whole journal is copied.
-	 */
-	if (c.mode != MODE_SAVE) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-	}
+	/* Noticed at the library's next progress call: a safe point in a
+	 * replay; with -s, after a 4 MiB piece, and FILE is removed. */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	return run(&c);
 }

@@ -3,7 +3,8 @@
  * crashrun -- replay a journal through the fault-injecting io_manager
  * (faultio.c), for tests/crash/crash.sh and tests/integration/signals.sh.
  *
- * usage: crashrun [-m MODE -k K] [-s N] [-t] [-F] [-f] [-j JOURNAL] IMAGE
+ * usage: crashrun [-m MODE -k K] [-s N] [-t] [-F] [-f] [-j JOURNAL]
+ *                 [-S FILE] IMAGE
  *   -m MODE  none (count only, the default), eio, drop, exit or power: what
  *            happens at the write or flush after the K-th (faultio.h)
  *   -k K     the number of writes and flushes that are carried out
@@ -12,6 +13,9 @@
  *   -F, -f   RECOVER_FL_FULL_REVOKE, RECOVER_FL_FORCE
  *   -j PATH  the journal (external device or dump): recover_options
  *            journal_path
+ *   -S FILE  recover_save() to FILE instead of replaying
+ * A scan stopped by -s must stay stopped: recover_replay() on the same
+ * handle must return RECOVER_ET_INTERRUPTED again (exit status 2 if not).
  * The last line of output sums up, for the scripts:
  *   events=E writes=W flushes=F progress=P hit=0|1 result=NAME
  *   needs_recovery=0|1
@@ -34,14 +38,15 @@
 #include "faultio.h"
 
 static unsigned long progress_calls, stop_at;
+static enum recover_pass last_pass;
 
 static int progress(void *data, enum recover_pass pass,
 		    unsigned long long done, unsigned long long total)
 {
 	(void)data;
-	(void)pass;
 	(void)done;
 	(void)total;
+	last_pass = pass;
 	progress_calls++;
 	return stop_at && progress_calls >= stop_at;
 }
@@ -90,12 +95,13 @@ int main(int argc, char **argv)
 	recover_t r;
 	errcode_t err;
 	int ch, still = -1;
+	const char *save = NULL;
 	char *end;
 
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 	memset(&opts, 0, sizeof(opts));
-	while ((ch = getopt(argc, argv, "m:k:s:tFfj:")) != -1) {
+	while ((ch = getopt(argc, argv, "m:k:s:tFfj:S:")) != -1) {
 		switch (ch) {
 		case 'm':
 			if (!strcmp(optarg, "none"))
@@ -133,6 +139,9 @@ int main(int argc, char **argv)
 		case 'j':
 			opts.journal_path = optarg;
 			break;
+		case 'S':
+			save = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -146,10 +155,25 @@ int main(int argc, char **argv)
 	err = recover_open(argv[optind], &opts, &r);
 	if (err) {
 		com_err("crashrun", err, "while opening %s", argv[optind]);
+	} else if (save) {
+		err = recover_save(r, save);
+		if (err && err != RECOVER_ET_INTERRUPTED)
+			com_err("crashrun", err, "while saving to %s", save);
+		recover_close(r);
 	} else {
 		err = recover_scan(r);
 		if (!err)
 			err = recover_replay(r);
+		if (err == RECOVER_ET_INTERRUPTED &&
+		    (last_pass == RECOVER_PASS_SCAN ||
+		     last_pass == RECOVER_PASS_REVOKE)) {
+			stop_at = 0;
+			if (recover_replay(r) != err) {
+				fprintf(stderr, "crashrun: a replay after a "
+					"stopped scan did not stop\n");
+				return 2;
+			}
+		}
 		recover_get_stats(r, &st);
 		if (err && err == st.error)
 			com_err("crashrun", err, "while replaying %s (at journal "

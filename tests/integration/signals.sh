@@ -220,4 +220,35 @@ interrupt INT replay
 interrupt TERM ""
 say "$INTERRUPTED of 4 runs were interrupted"
 
+# ==== 3. a save stopped half way ====================================================
+# recover_save() calls the progress function after every 4 MiB piece: the
+# 128 MiB journal of big.img is 32 pieces.  Stopped at the third, it
+# returns RECOVER_ET_INTERRUPTED and leaves no partial file behind.
+NCASES=$((NCASES + 1))
+say ""
+say "=== case save stopped at the third piece"
+run "$CRASHRUN" -S "$SCRATCH/full.dump" big.img
+sum=$(tail -n 1 "$SCRATCH/.run.out")
+[ "$RUN_RC" -eq 0 ] || fail "save: crashrun -S exited $RUN_RC"
+[ "$(field progress "$sum")" -eq 32 ] ||
+	fail "save: $(field progress "$sum") progress calls for 32 pieces of 4 MiB"
+[ "$(stat -c %s "$SCRATCH/full.dump" 2>/dev/null)" = $((128 << 20)) ] ||
+	fail "save: the dump is not the 128 MiB journal"
+rm -f "$SCRATCH/full.dump"
+before=$(sha256sum < big.img)
+run "$CRASHRUN" -S "$SCRATCH/part.dump" -s 3 big.img
+sum=$(tail -n 1 "$SCRATCH/.run.out")
+[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+	fail "save: stopped at piece 3, recover_save returned $(field result "$sum")"
+[ "$(field progress "$sum")" -eq 3 ] ||
+	fail "save: the copy went on after the progress function said stop"
+[ ! -e "$SCRATCH/part.dump" ] ||
+	fail "save: the partial copy was left behind ($(stat -c %s "$SCRATCH/part.dump") bytes)"
+[ "$(sha256sum < big.img)" = "$before" ] || fail "save: the image changed"
+# jrecover -p shows the pass by name.
+"$JRECOVER" -p -s "$SCRATCH/p.dump" big.img > /dev/null 2> "$SCRATCH/.save.err" ||
+	fail "save: jrecover -p -s failed"
+grep -q "save" "$SCRATCH/.save.err" || fail "save: jrecover -p -s shows no progress"
+rm -f "$SCRATCH/p.dump"
+
 end_test
