@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# mounted.sh --- a mounted filesystem is refused, whatever is asked and
+# however it is named: exit 8, a message saying it is mounted, nothing
+# written.  The image is mounted read-only through a loop device (with
+# noload when its journal needs recovery, so that the kernel does not
+# replay it), and jrecover is pointed at the image file and at the loop
+# device, for a replay, -n, -i, -l and -s.  Once unmounted, the same image
+# replays.
+#
+# Needs root and loop mounts; skipped (77) where the machine has neither.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "not root: cannot mount"
+command -v mount > /dev/null 2>&1 && command -v losetup > /dev/null 2>&1 ||
+	skip "mount or losetup not found"
+[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+
+MNT=$SCRATCH/mnt
+mkdir -p "$MNT" || die "cannot create $MNT"
+LOOP=
+
+unmount() {
+	if [ -n "$LOOP" ]; then
+		umount "$MNT" 2> /dev/null
+		losetup -d "$LOOP" 2> /dev/null
+		LOOP=
+	fi
+}
+trap '_rc=$?; unmount; (exit $_rc); _cleanup' EXIT
+
+# mount_ro IMG OPTS: attach IMG to a loop device and mount it read-only.
+mount_ro() {
+	LOOP=$(losetup -f --show "$1" 2> /dev/null) || {
+		LOOP=
+		skip "no loop device (losetup -f failed)"
+	}
+	mount -t ext4 -o "ro${2:+,$2}" "$LOOP" "$MNT" 2> "$SCRATCH/.mount.err" || {
+		cat "$SCRATCH/.mount.err"
+		losetup -d "$LOOP"
+		LOOP=
+		skip "cannot mount a loop device here"
+	}
+}
+
+# refused IMG: every action on IMG and on $LOOP exits 8, says "mounted"
+# and changes nothing.
+refused() {
+	_before=$(sha256_of "$1")
+	for _dev in "$1" "$LOOP"; do
+		for _opt in "" -n -i -l "-s $SCRATCH/saved"; do
+			NCASES=$((NCASES + 1))
+			# shellcheck disable=SC2086
+			jrecover $_opt "$_dev"
+			[ "$RUN_RC" -eq 8 ] ||
+				fail "jrecover $_opt $_dev on a mounted filesystem exited $RUN_RC, not 8"
+			grep -q "mounted" "$SCRATCH/.run.out" ||
+				fail "jrecover $_opt $_dev does not say the filesystem is mounted"
+			[ ! -e "$SCRATCH/saved" ] ||
+				fail "jrecover -s $_dev saved the journal of a mounted filesystem"
+		done
+	done
+	[ "$(sha256_of "$1")" = "$_before" ] ||
+		fail "$1 changed while mounted"
+}
+
+# A clean filesystem.
+mkimg clean.img 64M
+say ""
+say "=== case clean, mounted read-only"
+mount_ro clean.img
+refused clean.img
+unmount
+
+# A journal that needs recovery: one transaction logging a free block.
+mkimg dirty.img 64M
+# shellcheck disable=SC2046
+set -- $(free_blocks dirty.img 1)
+"$JWRITE" dirty.img > /dev/null <<EOF || die "jwrite failed"
+features revoke
+txn
+log $1
+commit
+EOF
+say ""
+say "=== case needs recovery, mounted read-only with noload"
+mount_ro dirty.img noload
+refused dirty.img
+unmount
+NCASES=$((NCASES + 1))
+jrecover dirty.img
+[ "$RUN_RC" -eq 1 ] || fail "dirty.img, unmounted: jrecover exited $RUN_RC, not 1"
+
+end_test
