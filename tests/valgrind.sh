@@ -89,6 +89,16 @@ exec '$valgrind' --error-exitcode=99 --leak-check=full \\
 EOF
 chmod +x "$wrapper"
 
+# report LOG: valgrind's log but for its warning about an ioctl it does not
+# know, LOOP_GET_STATUS64 (0x4c05) from libext2fs's ext2fs_check_if_mounted
+# when the machine has loop devices: not an error, and memcheck counts it
+# as none.
+report() {
+	grep -v -e 'Warning: noted but unhandled ioctl 0x4c05 ' \
+		-e 'This could cause spurious value errors to appear\.' \
+		-e 'See README_MISSING_SYSCALL_OR_IOCTL for guidance' "$1"
+}
+
 echo "valgrind.sh: $($valgrind --version) on $real"
 ntests=0
 nbad=0
@@ -105,7 +115,10 @@ for t in "$@"; do
 		sh "$path" > "$out/$name.log" 2>&1
 	st=$?
 	runs=$(find "$out/vg" -name "$name.*.log" | wc -l)
-	dirty=$(find "$out/vg" -name "$name.*.log" -size +0 | wc -l)
+	dirty=0
+	for f in "$out/vg/$name".*.log; do
+		[ -f "$f" ] && report "$f" | grep -q . && dirty=$((dirty + 1))
+	done
 	case $st in
 	0) verdict=PASS ;;
 	77) verdict=SKIP ;;
@@ -119,9 +132,11 @@ done
 echo "valgrind.sh: $ntests test(s); valgrind reports:"
 found=0
 for f in $(find "$out/vg" -name '*.log' -size +0 | sort); do
+	report "$f" | grep -q . || continue
 	found=$((found + 1))
 	echo "--- $f"
-	head -n 60 "$f"
+	report "$f" | head -n 60
 done
-[ "$found" -gt 0 ] || echo "  none (every log in $out/vg is empty)"
+[ "$found" -gt 0 ] ||
+	echo "  none (every log in $out/vg is empty, but for ioctl 0x4c05 warnings)"
 [ "$nbad" -eq 0 ]
