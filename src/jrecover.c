@@ -394,6 +394,66 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 
 /* ---- -l ------------------------------------------------------------------ */
 
+/*
+ * The lines of -l that come by the million (revoke records, tags) are put
+ * together by hand: printf's format parsing would cost more than the scan.
+ */
+static char *put_dec(char *p, unsigned long long v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	size_t len = strlen(s);
+
+	memcpy(p, s, len);
+	return p + len;
+}
+
+/* One revoke record or tag line, text or JSON; 0 if ev is another kind. */
+static int list_fast(const struct cli *c, const struct recover_event *ev)
+{
+	char line[160], *p = line;
+
+	if (ev->type == RECOVER_EV_REVOKE && c->json) {
+		p = put_str(p, "{\"type\":\"revoke\",\"tid\":");
+		p = put_dec(p, ev->tid);
+		p = put_str(p, ",\"block\":");
+		p = put_dec(p, ev->jblock);
+		p = put_str(p, ",\"fs_block\":");
+		p = put_dec(p, ev->fsblock);
+		p = put_str(p, "}\n");
+	} else if (ev->type == RECOVER_EV_REVOKE) {
+		p = put_str(p, "  Revoke FS block ");
+		p = put_dec(p, ev->fsblock);
+		*p++ = '\n';
+	} else if (ev->type == RECOVER_EV_TAG && c->json) {
+		p = put_str(p, "{\"type\":\"tag\",\"tid\":");
+		p = put_dec(p, ev->tid);
+		p = put_str(p, ",\"block\":");
+		p = put_dec(p, ev->jblock);
+		p = put_str(p, ",\"fs_block\":");
+		p = put_dec(p, ev->fsblock);
+		p = put_str(p, ",\"flags\":");
+		p = put_dec(p, ev->flags);
+		p = put_str(p, "}\n");
+	} else {
+		return 0;
+	}
+	fwrite_unlocked(line, 1, (size_t)(p - line), stdout);
+	return 1;
+}
+
 static int list_event(void *data, const struct recover_event *ev)
 {
 	static const char *types[] = { "", "descriptor", "tag", "revoke_block",
@@ -403,6 +463,8 @@ static int list_event(void *data, const struct recover_event *ev)
 	if (interrupted)
 		return 1;
 	progress_erase(c);
+	if (list_fast(c, ev))
+		return 0;
 	if (c->json) {
 		printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
 		       ev->tid, ev->jblock);
