@@ -425,30 +425,28 @@ static int list_fast(const struct cli *c, const struct recover_event *ev)
 {
 	char line[160], *p = line;
 
-	if (ev->type == RECOVER_EV_REVOKE && c->json) {
-		p = put_str(p, "{\"type\":\"revoke\",\"tid\":");
+	if (ev->type != RECOVER_EV_REVOKE && ev->type != RECOVER_EV_TAG)
+		return 0;
+	if (c->json) {
+		p = put_str(p, ev->type == RECOVER_EV_TAG ?
+			    "{\"type\":\"tag\",\"tid\":" :
+			    "{\"type\":\"revoke\",\"tid\":");
 		p = put_dec(p, ev->tid);
 		p = put_str(p, ",\"block\":");
 		p = put_dec(p, ev->jblock);
 		p = put_str(p, ",\"fs_block\":");
 		p = put_dec(p, ev->fsblock);
+		if (ev->type == RECOVER_EV_TAG) {
+			p = put_str(p, ",\"flags\":");
+			p = put_dec(p, ev->flags);
+		}
 		p = put_str(p, "}\n");
 	} else if (ev->type == RECOVER_EV_REVOKE) {
 		p = put_str(p, "  Revoke FS block ");
 		p = put_dec(p, ev->fsblock);
 		*p++ = '\n';
-	} else if (ev->type == RECOVER_EV_TAG && c->json) {
-		p = put_str(p, "{\"type\":\"tag\",\"tid\":");
-		p = put_dec(p, ev->tid);
-		p = put_str(p, ",\"block\":");
-		p = put_dec(p, ev->jblock);
-		p = put_str(p, ",\"fs_block\":");
-		p = put_dec(p, ev->fsblock);
-		p = put_str(p, ",\"flags\":");
-		p = put_dec(p, ev->flags);
-		p = put_str(p, "}\n");
 	} else {
-		return 0;
+		return 0;	/* tag lines in text: printf, below */
 	}
 	fwrite_unlocked(line, 1, (size_t)(p - line), stdout);
 	return 1;
