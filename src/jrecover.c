@@ -395,6 +395,22 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 /* ---- -l ------------------------------------------------------------------ */
 
 /*
+ * -l's listing on a terminal, or piped into a pager or grep, would be
+ * drawn over by the progress line: by default -l shows progress only when
+ * its output goes to a file (or a device such as /dev/null).
+ */
+static int stdout_to_file(void)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st))
+		return 0;
+	return S_ISREG(st.st_mode) ||
+	       ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
+		!isatty(STDOUT_FILENO));
+}
+
+/*
  * The lines of -l that come by the million (revoke records, tags) are put
  * together by hand: printf's format parsing would cost more than the scan.
  */
@@ -894,7 +910,8 @@ int main(int argc, char **argv)
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (c.quiet)
 		c.progress = PROGRESS_NONE;
-	else if (isatty(STDERR_FILENO))
+	else if (isatty(STDERR_FILENO) &&
+		 (c.progress_asked || c.mode != MODE_LIST || stdout_to_file()))
 		c.progress = PROGRESS_REDRAW;
 	else if (c.progress_asked)
 		c.progress = PROGRESS_LINES;

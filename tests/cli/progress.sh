@@ -162,6 +162,22 @@ if command -v script >/dev/null 2>&1 &&
 		fail "tty: the progress is not redrawn in place (no \\r)"
 	grep -q "$(printf '\033')\\[K" tty.err ||
 		fail "tty: the progress line is not erased (no ESC[K)"
+
+	# -l on a terminal: progress when the listing goes to a file, none
+	# when it goes through a pipe (a pager would be drawn over).
+	NCASES=$((NCASES + 1))
+	say "\$ script -qec 'jrecover -l $img > tty.list' /dev/null"
+	script -qec "$JRECOVER -l $img > tty.list" /dev/null > ttyl.err 2>&1 < /dev/null
+	grep -q "$(printf '\r')" ttyl.err ||
+		fail "ttyl: -l into a file on a terminal shows no progress"
+	[ -s tty.list ] || fail "ttyl: -l listed nothing"
+	say "\$ script -qec 'jrecover -l $img | cat > /dev/null' /dev/null"
+	script -qec "$JRECOVER -l $img | cat > /dev/null" /dev/null > ttyp.err 2>&1 < /dev/null
+	grep -q "$(printf '\r')" ttyp.err &&
+		fail "ttyp: -l into a pipe on a terminal draws progress"
+	script -qec "$JRECOVER -p -l $img | cat > /dev/null" /dev/null > ttypp.err 2>&1 < /dev/null
+	grep -q "$(printf '\r')" ttypp.err ||
+		fail "ttypp: -p -l into a pipe on a terminal shows no progress"
 else
 	say "(script(1) cannot give a terminal here: terminal case skipped)"
 fi
