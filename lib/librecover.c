@@ -217,6 +217,11 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	err = ext2fs_check_if_mounted(device, &mount_flags);
 	if (!err && (mount_flags & EXT2_MF_MOUNTED))
 		err = RECOVER_ET_MOUNTED;
+	/* Another program (a running fsck, a mount in another namespace)
+	 * holds the block device with O_EXCL: even a dry run would read
+	 * blocks it may be rewriting. */
+	else if (!err && (mount_flags & EXT2_MF_BUSY))
+		err = RECOVER_ET_BUSY;
 	if (err)
 		goto fail;
 	if (!(r->opts.flags & RECOVER_FL_DRY_RUN))
@@ -224,7 +229,7 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
 			   &r->fs);
 	if (err == EBUSY)
-		err = RECOVER_ET_MOUNTED;
+		err = RECOVER_ET_BUSY;
 	if (err)
 		goto fail;
 	r->own_fs = 1;

@@ -174,7 +174,9 @@ struct recover_stats {
 
 /*
  * recover_open - open a filesystem (device or image path) and its journal.
- * Refuses a mounted filesystem (RECOVER_ET_MOUNTED) and a journal with
+ * Refuses a mounted filesystem (RECOVER_ET_MOUNTED), a block device another
+ * program holds open exclusively (RECOVER_ET_BUSY; a replay opens devices
+ * with O_EXCL itself) and a journal with
  * fast-commit data (RECOVER_ET_FAST_COMMIT); with RECOVER_FL_FORCE, a dump
  * whose UUID does not match the filesystem is accepted.
  * Returns: 0 and *ret set, or an error code (nothing allocated).

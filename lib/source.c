@@ -98,7 +98,7 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 	s->blocksize = blocksize;
 	err = manager->open(path, (rw ? IO_FLAG_RW : 0) | IO_FLAG_EXCLUSIVE, &s->io);
 	if (err == EBUSY || err == EEXIST)
-		return RECOVER_ET_MOUNTED;
+		return RECOVER_ET_BUSY;
 	if (err)
 		return err;
 	s->own_io = 1;

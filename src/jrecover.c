@@ -551,6 +551,8 @@ static const char *advice(errcode_t err)
 {
 	if (err == RECOVER_ET_MOUNTED)
 		return "unmount it first";
+	if (err == RECOVER_ET_BUSY)
+		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
 		return "name the journal device with -j";
 	if (err == RECOVER_ET_FAST_COMMIT)

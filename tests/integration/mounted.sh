@@ -3,7 +3,7 @@
 #
 # mounted.sh --- a mounted filesystem is refused, whatever is asked and
 # however it is named: exit 8, a message saying it is mounted, nothing
-# written.  The image is mounted read-only through a loop device (with
+# written.  So is a block device another program holds open with O_EXCL.  The image is mounted read-only through a loop device (with
 # noload when its journal needs recovery, so that the kernel does not
 # replay it), and jrecover is pointed at the image file and at the loop
 # device, for a replay, -n, -i, -l and -s.  Once unmounted, the same image
@@ -17,6 +17,8 @@
 command -v mount > /dev/null 2>&1 && command -v losetup > /dev/null 2>&1 ||
 	skip "mount or losetup not found"
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+HOLDEXCL=$top_builddir/tests/integration/holdexcl
+[ -x "$HOLDEXCL" ] || die "$HOLDEXCL not built: run the tests with 'make check'"
 
 MNT=$SCRATCH/mnt
 mkdir -p "$MNT" || die "cannot create $MNT"
@@ -88,6 +90,43 @@ say ""
 say "=== case needs recovery, mounted read-only with noload"
 mount_ro dirty.img noload
 refused dirty.img
+unmount
+
+# Not mounted, but held open with O_EXCL by another program, as a running
+# fsck holds it: refused as well (even -n and -i, which would read blocks
+# the other program may be rewriting), and nothing written.
+say ""
+say "=== case needs recovery, the loop device held open exclusively"
+LOOP=$(losetup -f --show dirty.img 2> /dev/null) || {
+	LOOP=
+	skip "no loop device (losetup -f failed)"
+}
+rm -f hold.in
+mkfifo hold.in || die "mkfifo failed"
+"$HOLDEXCL" "$LOOP" < hold.in > hold.out &
+HOLDER=$!
+exec 9> hold.in
+_w=0
+until grep -q held hold.out 2> /dev/null; do
+	kill -0 "$HOLDER" 2> /dev/null || die "holdexcl could not hold $LOOP"
+	_w=$((_w + 1))
+	[ "$_w" -lt 1000 ] || die "holdexcl did not report holding $LOOP"
+	sleep 0.01
+done
+before=$(sha256_of dirty.img)
+for _opt in "" -n -i; do
+	NCASES=$((NCASES + 1))
+	# shellcheck disable=SC2086
+	jrecover $_opt "$LOOP"
+	[ "$RUN_RC" -eq 8 ] ||
+		fail "jrecover $_opt on a device held exclusively exited $RUN_RC, not 8"
+	grep -q "held open exclusively" "$SCRATCH/.run.out" ||
+		fail "jrecover $_opt does not say the device is held open exclusively"
+done
+exec 9>&-
+wait "$HOLDER"
+[ "$(sha256_of dirty.img)" = "$before" ] ||
+	fail "dirty.img changed while its loop device was held"
 unmount
 NCASES=$((NCASES + 1))
 jrecover dirty.img
