@@ -177,6 +177,9 @@ interrupt() {
 	else
 		say "=== case SIG$_sig without -p"
 	fi
+	# The last case's output goes first: the background job may not have
+	# truncated it yet when the loop below first looks.
+	rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err"
 	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 	_pid=$!
 	if [ -n "$_wait" ]; then
