@@ -353,6 +353,7 @@ errcode_t recover_save(recover_t r, const char *path)
 		err = errno;
 		goto out;
 	}
+	r->progress_next = 0;
 	/* Only a regular file is removed after a failure, never a device. */
 	regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
@@ -369,10 +370,9 @@ errcode_t recover_save(recover_t r, const char *path)
 			else if (w > 0)
 				done += (size_t)w;
 		}
-		if (!err && r->opts.progress &&
-		    r->opts.progress(r->opts.progress_data, RECOVER_PASS_SAVE,
-				     blk + n, r->src.blocks))
-			err = RECOVER_ET_INTERRUPTED;
+		if (!err)
+			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
+						r->src.blocks);
 	}
 	if (!err && fsync(fd))
 		err = errno;

@@ -179,5 +179,7 @@ struct recover_struct {
 
 errcode_t recovery_scan(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
+errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
+			    unsigned long long done, unsigned long long total);
 
 #endif /* LIBRECOVERP_H */

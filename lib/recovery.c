@@ -63,9 +63,10 @@ struct scan {
 	unsigned long long log_len;
 };
 
-/* Tell the caller how far a pass is; it may ask to stop. */
-static errcode_t progress(struct recover_struct *r, enum recover_pass pass,
-			  unsigned long long done, unsigned long long total)
+/* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
+ * and at its end); it may ask to stop. */
+errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
+			    unsigned long long done, unsigned long long total)
 {
 	if (!r->opts.progress || (done < r->progress_next && done != total))
 		return 0;
@@ -444,7 +445,8 @@ static errcode_t scan_log(struct scan *s)
 			set_error(r, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
 			return RECOVER_ET_LOG_LOOP;
 		}
-		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks, s->log_len);
+		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
+					s->log_len);
 		if (err)
 			return err;
 		r->st.end_at.jblock = s->blk;
@@ -536,7 +538,8 @@ static errcode_t revoke_pass(struct recover_struct *r, struct jreader *rd)
 	if (err)
 		return err;
 	for (i = 0; i < r->nrevoke_at; i++) {
-		err = progress(r, RECOVER_PASS_REVOKE, i + 1, r->nrevoke_at);
+		err = recovery_progress(r, RECOVER_PASS_REVOKE, i + 1,
+					r->nrevoke_at);
 		if (err)
 			return err;
 		err = jreader_get(rd, r->revoke_at[i], &blk);
@@ -598,8 +601,8 @@ errcode_t recovery_scan(struct recover_struct *r)
 			err = RECOVER_ET_INTERRUPTED;
 	}
 	if (!err)
-		err = progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
-			       r->st.log_blocks);
+		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
+					r->st.log_blocks);
 	if (err)
 		goto out;
 	/* Tags and revoke blocks past the last replayed transaction go. */
@@ -666,7 +669,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *tag = &r->tags[i];
 
-		err = progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
+		err = recovery_progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
 		if (err)
 			goto out;
 		if (revoked(r, tag)) {

@@ -575,8 +575,10 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
-		fprintf(stderr, "%s: %s: interrupted; the partial copy %s "
-			"was removed\n", prog, c->device, c->save_path);
+		/* The library removes a regular file, never a device. */
+		fprintf(stderr, "%s: %s: interrupted; %s %s\n", prog, c->device,
+			access(c->save_path, F_OK) ? "removed the partial copy" :
+			"incomplete:", c->save_path);
 	} else if (err == RECOVER_ET_INTERRUPTED) {
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
