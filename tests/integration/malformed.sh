@@ -140,15 +140,21 @@ EOF
 # ==== the journal superblock ===================================================
 # Found at open: jrecover writes nothing (exit 8).
 
-three sb-magic.img
-jpoke sb-magic.img 0 0 00000000
-expect 8 sb-magic.img "Wrong magic number in the journal superblock"
-e2fsck_note sb-magic.img
+# sbcase IMG OFFSET HEX MESSAGE: the three transactions with bytes of the
+# journal superblock overwritten; jrecover refuses with MESSAGE (exit 8,
+# the image unchanged), and what e2fsck does is logged.
+sbcase() {
+	three "$1"
+	jpoke "$1" 0 "$2" "$3"
+	expect 8 "$1" "$4"
+	e2fsck_note "$1"
+}
 
-three sb-type.img
-jpoke sb-type.img 0 4 00000007
-expect 8 sb-type.img "Journal superblock has an unknown block type"
-e2fsck_note sb-type.img
+sbcase sb-magic.img 0 00000000 \
+	"Wrong magic number in the journal superblock"
+
+sbcase sb-type.img 4 00000007 \
+	"Journal superblock has an unknown block type"
 
 # A version 1 superblock (block type 3) with v2 fields set: e2fsck clears
 # them ("Found invalid V2 journal superblock fields"), replays, and then
@@ -159,56 +165,36 @@ three sb-v1-fields.img
 jpoke sb-v1-fields.img 0 4 00000003
 oracle_compare -x s_lastcheck sb-v1-fields.img
 
-three sb-first-zero.img
-jpoke sb-first-zero.img 0 20 00000000
-expect 8 sb-first-zero.img "Journal superblock has s_first or s_maxlen out of range"
-e2fsck_note sb-first-zero.img
+sbcase sb-first-zero.img 20 00000000 \
+	"Journal superblock has s_first or s_maxlen out of range"
 
-three sb-first-maxlen.img
-jpoke sb-first-maxlen.img 0 20 00000400
-expect 8 sb-first-maxlen.img "Journal superblock has s_first or s_maxlen out of range"
-e2fsck_note sb-first-maxlen.img
+sbcase sb-first-maxlen.img 20 00000400 \
+	"Journal superblock has s_first or s_maxlen out of range"
 
-three sb-maxlen-one.img
-jpoke sb-maxlen-one.img 0 16 00000001
-expect 8 sb-maxlen-one.img "Journal superblock has s_first or s_maxlen out of range"
-e2fsck_note sb-maxlen-one.img
+sbcase sb-maxlen-one.img 16 00000001 \
+	"Journal superblock has s_first or s_maxlen out of range"
 
-three sb-maxlen-long.img
-jpoke sb-maxlen-long.img 0 16 00000800
-expect 8 sb-maxlen-long.img "Journal is shorter than its superblock claims"
-e2fsck_note sb-maxlen-long.img
+sbcase sb-maxlen-long.img 16 00000800 \
+	"Journal is shorter than its superblock claims"
 
-three sb-start-end.img
-jpoke sb-start-end.img 0 28 00000400
-expect 8 sb-start-end.img "Journal superblock s_start lies outside the log"
-e2fsck_note sb-start-end.img
+sbcase sb-start-end.img 28 00000400 \
+	"Journal superblock s_start lies outside the log"
 
-three sb-start-first.img
-jpoke sb-start-first.img 0 20 00000002
-expect 8 sb-start-first.img "Journal superblock s_start lies outside the log"
-e2fsck_note sb-start-first.img
+sbcase sb-start-first.img 20 00000002 \
+	"Journal superblock s_start lies outside the log"
 
-three sb-blocksize.img
-jpoke sb-blocksize.img 0 12 00000400
-expect 8 sb-blocksize.img "Journal block size differs from the filesystem block size"
-e2fsck_note sb-blocksize.img
+sbcase sb-blocksize.img 12 00000400 \
+	"Journal block size differs from the filesystem block size"
 
 # e2fsck refuses these too (exit 12) and leaves the image as it was.
-three sb-incompat.img
-jpoke sb-incompat.img 0 40 00000103
-expect 8 sb-incompat.img "Journal has an unknown incompatible feature"
-e2fsck_note sb-incompat.img
+sbcase sb-incompat.img 40 00000103 \
+	"Journal has an unknown incompatible feature"
 
-three sb-rocompat.img
-jpoke sb-rocompat.img 0 44 00000001
-expect 8 sb-rocompat.img "Journal has an unknown read-only compatible feature"
-e2fsck_note sb-rocompat.img
+sbcase sb-rocompat.img 44 00000001 \
+	"Journal has an unknown read-only compatible feature"
 
-three sb-csum23.img
-jpoke sb-csum23.img 0 40 0000001b
-expect 8 sb-csum23.img "Journal superblock sets more than one checksum version"
-e2fsck_note sb-csum23.img
+sbcase sb-csum23.img 40 0000001b \
+	"Journal superblock sets more than one checksum version"
 
 jw sb-csum.img <<EOF
 features revoke 64bit csum3
