@@ -44,7 +44,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef HAVE_UTHASH_H
 #include <uthash.h>
+#endif
 
 #include "jbd2_fs.h"
 #include "rtable.h"
@@ -227,6 +229,7 @@ static int bench_chain(uint64_t n, struct result *res)
 	return 0;
 }
 
+#ifdef HAVE_UTHASH_H
 /* ---- uthash -------------------------------------------------------------- */
 
 struct urec {
@@ -298,6 +301,8 @@ static int bench_uthash(uint64_t n, struct result *res)
 	}
 	return 0;
 }
+
+#endif /* HAVE_UTHASH_H */
 
 /* ---- rtable -------------------------------------------------------------- */
 
@@ -423,10 +428,12 @@ int main(int argc, char **argv)
 			return 1;
 		row("rtable (grown)", n, &r);
 		bad |= !r.found_ok;
+#ifdef HAVE_UTHASH_H
 		if (bench_uthash(n, &r))
 			return 1;
 		row("uthash", n, &r);
 		bad |= !r.found_ok;
+#endif
 		if (k <= chain_max) {
 			if (bench_chain(n, &r))
 				return 1;

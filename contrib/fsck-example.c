@@ -38,8 +38,7 @@
  *  16  usage error
  *
  * Build:
- *   cc fsck-example.c \
- *      $(pkg-config --cflags --libs librecover ext2fs com_err)
+ *   cc fsck-example.c $(pkg-config --cflags --libs librecover)
  * (make check builds it against the library in the build tree).
  */
 #include <stdio.h>

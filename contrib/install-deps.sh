@@ -13,10 +13,13 @@ set -euo pipefail
 PACKAGES=(
 	# toolchain and build system
 	gcc libc6-dev make autoconf automake libtool pkg-config
-	# libraries: libext2fs, com_err (and compile_et), uthash, CMocka
+	# libraries: libext2fs, com_err (and compile_et), CMocka; uthash is
+	# only the baseline of the revoke-table benchmark
 	libext2fs-dev comerr-dev uthash-dev libcmocka-dev
 	# the oracle (e2fsck), mke2fs and debugfs for the integration tests
 	e2fsprogs
+	# tests/cli/linking.sh: a C++ caller of the library
+	g++
 	# tests/cli: jq parses --json, /usr/bin/time measures -l --json's memory,
 	# bash-completion runs the completion with its helpers as well
 	jq time bash-completion

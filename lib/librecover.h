@@ -20,11 +20,14 @@
 #define LIBRECOVER_H
 
 #include <ext2fs/ext2fs.h>
-#include <recover_err.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* compile_et's header declares its functions without C linkage of its own;
+ * it is installed beside this one. */
+#include "recover_err.h"
 
 typedef struct recover_struct *recover_t;
 

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# linking.sh --- the library links the way librecover(3) says, as an
+# outside program would build against an installed copy:
+#  - `make install DESTDIR=...` puts the headers in include/librecover/,
+#    librecover.pc in lib/pkgconfig/ and no libtool archive (.la);
+#  - contrib/fsck-example.c builds with exactly the command its header and
+#    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
+#    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
+#    error_message() callers use), and replays a journal (exit 1, then 0);
+#  - a C++ program including <librecover.h> compiles and links with g++
+#    (the com_err header sits inside the extern "C" block) and, after the
+#    two table initialisations librecover(3) asks for, error_message()
+#    knows both librecover's and libext2fs's codes.
+# The installed tree's prefix is moved into the scratch directory by
+# rewriting the prefix= line of a copy of librecover.pc, as a package built
+# with another --prefix would have it.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+[ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
+command -v pkg-config >/dev/null 2>&1 || die "pkg-config not found"
+CC=${CC:-cc}
+CXX=${CXX:-g++}
+command -v "$CXX" >/dev/null 2>&1 ||
+	die "$CXX not found: it is a test dependency (contrib/install-deps.sh)"
+
+DEST=$SCRATCH/inst
+NCASES=$((NCASES + 1))
+# A make of our own inside make check: the parent's jobserver is not ours.
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -C "$top_builddir" install DESTDIR="$DEST" ||
+	die "make install DESTDIR=$DEST failed"
+PREFIX=$(sed -n 's/^prefix=//p' "$top_builddir/lib/librecover.pc")
+LIBDIR=$DEST$(sed -n 's/^libdir=//p' "$top_builddir/lib/librecover.pc" |
+	sed "s|\${exec_prefix}|$PREFIX|")
+ROOT=$DEST$PREFIX
+for f in include/librecover/librecover.h include/librecover/recover_err.h; do
+	[ -f "$ROOT/$f" ] || fail "$f is not installed under $ROOT"
+done
+for f in include/librecover.h include/recover_err.h; do
+	[ -e "$ROOT/$f" ] && fail "$f is installed at the top of includedir"
+done
+[ -f "$LIBDIR/librecover.so" ] || fail "librecover.so is not in $LIBDIR"
+[ -e "$LIBDIR/librecover.la" ] && fail "a libtool archive is installed"
+
+mkdir -p pc
+sed "s|^prefix=.*|prefix=$ROOT|" "$LIBDIR/pkgconfig/librecover.pc" > pc/librecover.pc
+PKG_CONFIG_PATH=$SCRATCH/pc
+export PKG_CONFIG_PATH
+flags=$(pkg-config --cflags --libs librecover) ||
+	die "pkg-config --cflags --libs librecover failed"
+say "pkg-config --cflags --libs librecover: $flags"
+
+# The documented command, as it stands in fsck-example.c's header.
+doc=$(sed -n 's/^ \*  *\(cc fsck-example\.c.*\)$/\1/p' \
+	"$top_srcdir/contrib/fsck-example.c")
+[ "$doc" = 'cc fsck-example.c $(pkg-config --cflags --libs librecover)' ] ||
+	fail "fsck-example.c documents '$doc', not the command tested here"
+grep -q 'cc prog.c $(pkg\\-config \\-\\-cflags \\-\\-libs librecover)' \
+	"$top_srcdir/man/librecover.3" ||
+	fail "librecover(3) does not give the build command tested here"
+
+NCASES=$((NCASES + 1))
+cp "$top_srcdir/contrib/fsck-example.c" .
+# shellcheck disable=SC2086
+run "$CC" -o fsck-example fsck-example.c $flags ||
+	fail "fsck-example.c does not build with the documented command"
+if [ -x fsck-example ]; then
+	mkimg fs.img 16M
+	std_workload fs.img
+	run env LD_LIBRARY_PATH="$LIBDIR" ./fsck-example fs.img
+	[ "$RUN_RC" -eq 1 ] || fail "fsck-example replayed with exit $RUN_RC, not 1"
+	run env LD_LIBRARY_PATH="$LIBDIR" ./fsck-example fs.img
+	[ "$RUN_RC" -eq 0 ] || fail "fsck-example's second run exited $RUN_RC, not 0"
+fi
+
+NCASES=$((NCASES + 1))
+cat > cxx.cc <<'EOF'
+#include <cstdio>
+#include <cstring>
+#include <librecover.h>
+
+int main()
+{
+	initialize_rcvr_error_table();
+	initialize_ext2_error_table();
+	std::printf("version %s\n", recover_version());
+	std::printf("rcvr: %s\n", error_message(RECOVER_ET_BUSY));
+	std::printf("ext2: %s\n", error_message(EXT2_ET_BAD_MAGIC));
+	return std::strcmp(recover_version(), "") == 0;
+}
+EOF
+# shellcheck disable=SC2086
+run "$CXX" -o cxx cxx.cc $flags || fail "a C++ caller does not build"
+if [ -x cxx ]; then
+	run env LD_LIBRARY_PATH="$LIBDIR" ./cxx
+	[ "$RUN_RC" -eq 0 ] || fail "the C++ caller exited $RUN_RC"
+	grep -q '^rcvr: Device is held open exclusively' "$SCRATCH/.run.out" ||
+		fail "error_message() does not know librecover's codes"
+	grep -q '^ext2: Bad magic number in super-block' "$SCRATCH/.run.out" ||
+		fail "error_message() does not know libext2fs's codes"
+	grep -q "^version $(sed -n 's/^Version: //p' pc/librecover.pc)\$" \
+		"$SCRATCH/.run.out" || fail "recover_version() is not the .pc's Version"
+fi
+
+end_test
