@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# abi.sh --- the shared library exports exactly what lib/librecover.sym
+# lists, each under its version node, and nothing else: an accidental
+# export (a helper left non-static) or a symbol dropped from the build fails
+# here, not in a caller's link.  Every exported function is also declared in
+# the public header and named in librecover(3).
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+SO=$top_builddir/lib/.libs/librecover.so
+[ -f "$SO" ] || skip "no shared library built (configure --disable-shared?)"
+command -v nm >/dev/null 2>&1 || die "nm not found (binutils)"
+SYM=$top_srcdir/lib/librecover.sym
+
+NCASES=$((NCASES + 1))
+# The version node and the names between "global:" and "local:".
+node=$(sed -n 's/^\([A-Z0-9_]*\) *{.*/\1/p' "$SYM" | tail -n 1)
+sed -n '/global:/,/local:/p' "$SYM" | sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);.*/\1/p' |
+	sort > listed
+nm -D --defined-only "$SO" | awk '$2 != "A" { print $3 }' | sort > exported
+sed 's/@.*//' exported | sort > exported.names
+say "version node $node; $(wc -l < listed) symbols listed, $(wc -l < exported) exported"
+if ! diff listed exported.names > /dev/null; then
+	diff -u listed exported.names | sed 's/^/    /'
+	fail "the exported symbols differ from lib/librecover.sym (- listed only, + exported only)"
+fi
+unver=$(grep -v "@@$node\$" exported)
+[ -z "$unver" ] || fail "exported outside the version node $node: $unver"
+
+NCASES=$((NCASES + 1))
+for s in $(grep '^recover_' listed); do
+	grep -q "[ *]$s(" "$top_srcdir/lib/librecover.h" ||
+		fail "$s is exported but not declared in librecover.h"
+	grep -q "$s" "$top_srcdir/man/librecover.3" ||
+		fail "$s is exported but librecover(3) does not name it"
+done
+
+end_test
