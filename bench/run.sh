@@ -420,6 +420,7 @@ plot() {
 # ---- main ----------------------------------------------------------------------------
 
 HOST="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(e2fsck -V 2>&1 | head -n 1)"
+HOST="$HOST, $("$JRECOVER" -V)"
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 if [ -n "$BENCH_T" ]; then
 	SHAPE="T = $BENCH_T transactions for every N"

@@ -16,6 +16,8 @@ PACKAGES=(
 	# libraries: libext2fs, com_err (and compile_et), CMocka; uthash is
 	# only the baseline of the revoke-table benchmark
 	libext2fs-dev comerr-dev uthash-dev libcmocka-dev
+	# crc32c with the CPU's crc32 instruction (libext2fs's is the fallback)
+	libisal-dev
 	# the oracle (e2fsck), mke2fs and debugfs for the integration tests
 	e2fsprogs
 	# tests/cli/linking.sh: a C++ caller of the library

@@ -460,7 +460,7 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 	if (get_le32(es + ES_FEATURE_RO_COMPAT) &
 	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		put_le32(es + ES_CHECKSUM,
-			 ext2fs_crc32c_le(~0U, es, ES_CHECKSUM));
+			 recover_crc32c(~0U, es, ES_CHECKSUM));
 	err = io_channel_write_blk64(io, blk, 1, buf);
 out:
 	free(buf);

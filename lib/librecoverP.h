@@ -10,6 +10,7 @@
 #include "librecover.h"
 #include "jbd2_fs.h"
 #include "rtable.h"
+#include "crc32c.h"
 
 /* ---- journal superblock and block decoding (jbd2.c) ---------------------- */
 

@@ -882,8 +882,8 @@ int main(int argc, char **argv)
 			c.json = 1;
 			break;
 		case 'V':
-			printf("%s %s (librecover %s)\n", prog, PACKAGE_VERSION,
-			       recover_version());
+			printf("%s %s (librecover %s, crc32c from %s)\n", prog,
+			       PACKAGE_VERSION, recover_version(), CRC32C_IMPL);
 			return EXIT_CLEAN;
 		case 'h':
 			usage(stdout);
