@@ -23,7 +23,7 @@ mode=plain
 case ${1:-} in
 "") ;;
 --asan) mode=asan ;;
--h|--help) sed -n '4,16p' "$0"; exit 0 ;;
+-h|--help) sed -n '4,17p' "$0"; exit 0 ;;
 *) echo "usage: $0 [--asan]" >&2; exit 16 ;;
 esac
 
