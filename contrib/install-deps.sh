@@ -1,36 +1,58 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# install-deps.sh --- install what building and testing librecover needs,
-# on Debian 12 (bookworm).  Run as root; safe to run again: when every
-# package is already installed it does nothing and needs no network.
+# install-deps.sh --- install what building librecover needs, on Debian 12
+# (bookworm), and with options what testing and packaging it need too.
+# Run as root; safe to run again: when every package is already installed
+# it does nothing and needs no network.
+#
+#   bash contrib/install-deps.sh               build, and run contrib/demo.sh
+#   bash contrib/install-deps.sh --tests       also the test suite's tools
+#                                              (contrib/run-tests.sh)
+#   bash contrib/install-deps.sh --packaging   also the Debian packaging tools
+#                                              (tests/packaging/debian.sh)
 #
 # This is the one list of packages: the README, contrib/run-tests.sh,
-# contrib/demo.sh and .ci/run all call this script.
+# contrib/demo.sh, tests/packaging/debian.sh and .ci/run all call it.
 
 set -euo pipefail
 
 PACKAGES=(
 	# toolchain and build system
 	gcc libc6-dev make autoconf automake libtool pkg-config
-	# libraries: libext2fs, com_err (and compile_et), CMocka; uthash is
-	# only the baseline of the revoke-table benchmark
-	libext2fs-dev comerr-dev uthash-dev libcmocka-dev
+	# libraries: libext2fs, com_err (and compile_et); CMocka, which
+	# configure wants unless --disable-tests
+	libext2fs-dev comerr-dev libcmocka-dev
 	# crc32c with the CPU's crc32 instruction (libext2fs's is the fallback)
 	libisal-dev
-	# the oracle (e2fsck), mke2fs and debugfs for the integration tests
+	# mke2fs and debugfs for the demo image; e2fsck, the oracle
 	e2fsprogs
-	# tests/cli/linking.sh: a C++ caller of the library
-	g++
-	# tests/cli: jq parses --json, /usr/bin/time measures -l --json's memory,
-	# bash-completion runs the completion with its helpers as well
-	jq time bash-completion
-	# tests/fuzz: run-fuzz.sh builds libFuzzer targets with clang
-	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer)
-	clang libclang-rt-14-dev
 	# coreutils (sha256sum, timeout), diffutils (cmp, diff) and mawk are
 	# part of every Debian system and need no entry here
 )
+TEST_PACKAGES=(
+	# tests/cli: jq parses --json, /usr/bin/time measures -l --json's memory,
+	# bash-completion runs the completion with its helpers as well;
+	# linking.sh builds a C++ caller of the library
+	jq time bash-completion g++
+	# tests/fuzz: run-fuzz.sh builds libFuzzer targets with clang
+	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer)
+	clang libclang-rt-14-dev
+	# the uthash baseline of the revoke-table benchmark
+	uthash-dev
+)
+PACKAGING_PACKAGES=(
+	dpkg-dev debhelper fakeroot lintian
+)
+
+for arg in "$@"; do
+	case $arg in
+	--tests) PACKAGES+=("${TEST_PACKAGES[@]}") ;;
+	--packaging) PACKAGES+=("${PACKAGING_PACKAGES[@]}") ;;
+	-h|--help) sed -n '4,16p' "$0"; exit 0 ;;
+	*) echo "usage: $0 [--tests] [--packaging]" >&2; exit 16 ;;
+	esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do

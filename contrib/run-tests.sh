@@ -28,7 +28,7 @@ case ${1:-} in
 esac
 
 if [ "${SKIP_DEPS:-0}" != 1 ]; then
-	bash "$top/contrib/install-deps.sh"
+	bash "$top/contrib/install-deps.sh" --tests
 fi
 
 cd "$top"
