@@ -9,10 +9,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +39,7 @@
 /* Progress: redraws on a terminal, lines in a log (jrecover(8), -p). */
 #define PROGRESS_REDRAW_EVERY	0.25	/* s */
 #define PROGRESS_LINE_EVERY	10.0	/* s */
+#define PROGRESS_FD_EVERY	0.1	/* s, -C FD */
 
 enum progress_style {
 	PROGRESS_NONE,
@@ -64,6 +68,9 @@ struct cli {
 	int		quiet;
 	int		verbose;
 	int		progress_asked; /* -p */
+	int		progress_fd;	/* -C FD: e2fsck's machine lines, or -1 */
+	double		last_fd_progress;
+	enum recover_pass fd_pass;
 	enum progress_style progress;	/* on stderr */
 	int		progress_drawn;	/* a redrawn line is on the terminal */
 	double		last_progress;
@@ -91,6 +98,8 @@ static void usage(FILE *f)
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
 "                       (there as plain lines, every 10 s and per pass)\n"
+"  -C FD                write e2fsck-style progress lines (pass done total\n"
+"                       device) to file descriptor FD; -C 0 is -p\n"
 "      --json           print the report of -i, -l, -s or the replay as JSON\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -116,6 +125,35 @@ static double now(void)
  * or a log file) plain lines are printed, without \r or escapes: one when
  * a pass starts, one every PROGRESS_LINE_EVERY seconds, one when it ends.
  */
+/*
+ * -C FD: one line "PASS DONE TOTAL DEVICE" per update, as e2fsck writes
+ * for systemd-fsckd and other front ends, at most ten a second, and always
+ * at the start and the end of a pass.  PASS is enum recover_pass's number.
+ */
+static void fd_progress(struct cli *c, enum recover_pass pass,
+			unsigned long long done, unsigned long long total)
+{
+	double t = now();
+
+	if (pass == c->fd_pass && done < total &&
+	    t - c->last_fd_progress < PROGRESS_FD_EVERY)
+		return;
+	c->fd_pass = pass;
+	c->last_fd_progress = t;
+	dprintf(c->progress_fd, "%d %llu %llu %s\n", (int)pass, done, total,
+		c->device);
+}
+
+/* The terminal's width, for a progress line that must not wrap. */
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 2)
+		return 80;
+	return ws.ws_col;
+}
+
 static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
@@ -123,9 +161,13 @@ static int show_progress(void *data, enum recover_pass pass,
 	struct cli *c = data;
 	double t, rate, left, pct;
 	int first = 0, finished;
+	char line[160];
+	int n;
 
 	if (interrupted)
 		return 1;
+	if (c->progress_fd >= 0)
+		fd_progress(c, pass, done, total);
 	if (c->progress == PROGRESS_NONE)
 		return 0;
 	t = now();
@@ -151,8 +193,18 @@ static int show_progress(void *data, enum recover_pass pass,
 	if (c->progress == PROGRESS_REDRAW) {
 		/* -l on the same terminal: its lines go above the progress. */
 		fflush(stdout);
-		fprintf(stderr, "\r%s: %-6s %5.1f%%  %.0f blocks/s  %.0f s left\033[K",
-			prog, names[pass], pct, rate, left);
+		n = snprintf(line, sizeof(line), "%s: %-6s %5.1f%%", prog,
+			     names[pass], pct);
+		/* Nothing done yet: no rate to tell, nor a time left. */
+		if (done && rate > 0 && !finished)
+			snprintf(line + n, sizeof(line) - n,
+				 "  %.0f blocks/s  %.0f s left", rate, left);
+		/* A line wider than the terminal would wrap, and \r then
+		 * redraws only its last row: cut it to the width. */
+		n = term_width() - 1;
+		if (n < (int)sizeof(line))
+			line[n] = '\0';
+		fprintf(stderr, "\r%s\033[K", line);
 		if (finished)
 			fputs("\r\033[K", stderr);
 		c->progress_drawn = !finished;
@@ -160,7 +212,7 @@ static int show_progress(void *data, enum recover_pass pass,
 		fprintf(stderr, "%s: %-6s %5.1f%%", prog, names[pass], pct);
 		if (finished)
 			fprintf(stderr, "  done in %.1f s", t - c->pass_start);
-		else if (rate > 0)
+		else if (done && rate > 0)
 			fprintf(stderr, "  %.0f blocks/s  %.0f s left", rate, left);
 		fputc('\n', stderr);
 	}
@@ -829,11 +881,12 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c;
-	const char *env;
+	const char *env, *progress_fd = NULL;
 	int modes = 0;
 	int ch;
 
 	memset(&c, 0, sizeof(c));
+	c.progress_fd = -1;
 	if (argv[0] && strrchr(argv[0], '/'))
 		prog = strrchr(argv[0], '/') + 1;
 	else if (argv[0] && *argv[0])
@@ -841,7 +894,7 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
-	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvpVh", longopts,
+	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvpC:Vh", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -878,6 +931,9 @@ int main(int argc, char **argv)
 		case 'p':
 			c.progress_asked = 1;
 			break;
+		case 'C':
+			progress_fd = optarg;
+			break;
 		case OPT_JSON:
 			c.json = 1;
 			break;
@@ -892,6 +948,27 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if (progress_fd) {
+		char *end;
+		long fd;
+
+		errno = 0;
+		fd = strtol(progress_fd, &end, 10);
+		if (errno || end == progress_fd || *end || fd < 0 || fd > INT_MAX) {
+			fprintf(stderr, "%s: -C %s: not a file descriptor\n", prog,
+				progress_fd);
+			return EXIT_USAGE;
+		}
+		/* -C 0, as for e2fsck: the progress display itself. */
+		if (fd == 0)
+			c.progress_asked = 1;
+		else if (fcntl((int)fd, F_GETFD) < 0) {
+			fprintf(stderr, "%s: -C %s: not an open file descriptor\n",
+				prog, progress_fd);
+			return EXIT_USAGE;
+		} else
+			c.progress_fd = (int)fd;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "%s: expected one DEVICE or IMAGE\n", prog);

@@ -21,7 +21,7 @@ run "$JRECOVER" --help || fail "jrecover --help exited $RUN_RC"
 awk '
 	/^ +-/ {
 		s = "-"; l = "-"; a = "-"; i = 1
-		if ($1 ~ /^-[^-],$/) { s = substr($1, 1, 2); i = 2 }
+		if ($1 ~ /^-[^-],?$/) { s = substr($1, 1, 2); i = 2 }
 		if ($i ~ /^--[a-z]/) { l = $i; i++ }
 		if ($i ~ /^[A-Z][A-Z_]*$/) a = "arg"
 		print s, l, a

@@ -15,7 +15,13 @@
 #  - no -p, standard error a pipe (and a file): nothing on stderr;
 #  - -q (also with -p): nothing at all, on either stream;
 #  - on a terminal (script(1) gives one, when it is there) progress is the
-#    default, and it is one line redrawn in place (\r, ESC[K).
+#    default, and it is one line redrawn in place (\r, ESC[K), never wider
+#    than the terminal (a 16-column one here);
+#  - at 0.0% no line gives a rate or a time left;
+#  - -C FD: e2fsck's machine lines "pass done total device" on FD, even
+#    with -q, each pass ending with done = total, passes in order and done
+#    never going back; -C 0 is -p; a bad or closed FD is a usage error
+#    that writes nothing.
 # Every run replays a fresh copy and must give the same image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -149,6 +155,42 @@ piped quietp -q -p
 [ -s quietp.out ] && fail "quietp: -q -p printed on stdout"
 [ -s quietp.err ] && fail "quietp: -q -p printed on stderr"
 
+grep -E ' 0\.0%.*(blocks/s|left)' progress.err &&
+	fail "progress: a rate or a time left at 0.0%"
+
+# -C 3: the machine lines go to file descriptor 3, and only there.
+NCASES=$((NCASES + 1))
+copy_img "$img" fd.img
+say "\$ jrecover -q -C 3 fd.img 3>fd.progress"
+$TIMEOUT "$JRECOVER" -q -C 3 fd.img > fd.out 2> fd.err 3> fd.progress
+rc=$?
+sed -n '1,12s/^/    fd: /p' fd.progress
+say "    ($(wc -l < fd.progress) lines) [exit $rc]"
+[ "$rc" -eq 1 ] || fail "fd: jrecover -q -C 3 exited $rc, not 1"
+{ [ -s fd.out ] || [ -s fd.err ]; } && fail "fd: -q -C 3 printed on stdout or stderr"
+"$IMGCMP" -s first.img fd.img > /dev/null || fail "fd: the result differs"
+awk '
+	NF != 4 || $1 !~ /^[1-4]$/ || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ ||
+	$4 != "fd.img" || $2 + 0 > $3 + 0 { print "bad line: " $0; bad = 1 }
+	$1 < pass || ($1 == pass && $2 + 0 < done) { print "goes back: " $0; bad = 1 }
+	{ pass = $1; done = $2 + 0 }
+	END { exit bad }' fd.progress || fail "fd: the -C lines are not e2fsck's format, in order"
+for p in 1 3; do
+	awk -v p=$p '$1 == p && $2 == $3 { found = 1 } END { exit !found }' \
+		fd.progress || fail "fd: pass $p never reaches done = total"
+done
+piped czero -C 0
+shows czero
+plain czero 2
+NCASES=$((NCASES + 1))
+sum=$(sha256_of "$img")
+for bad in 9 x -1; do
+	"$JRECOVER" -C "$bad" "$img" > /dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 16 ] || fail "-C $bad: exited $rc, not 16 (usage error)"
+done
+[ "$(sha256_of "$img")" = "$sum" ] || fail "-C with a bad descriptor wrote to the image"
+
 # A terminal: script(1) runs jrecover on a pseudo-terminal.
 if command -v script >/dev/null 2>&1 &&
    script -qec true /dev/null > /dev/null 2>&1; then
@@ -162,6 +204,19 @@ if command -v script >/dev/null 2>&1 &&
 		fail "tty: the progress is not redrawn in place (no \\r)"
 	grep -q "$(printf '\033')\\[K" tty.err ||
 		fail "tty: the progress line is not erased (no ESC[K)"
+
+	# A terminal 16 columns wide: no progress line wraps (even the shortest,
+	# "jrecover: scan     0.0%", is wider).
+	NCASES=$((NCASES + 1))
+	copy_img "$img" ttyn.img
+	script -qec "stty cols 16; $JRECOVER ttyn.img > ttyn.out" /dev/null \
+		> ttyn.err 2>&1 < /dev/null
+	grep -q '^jrecover: scan' ttyn.err || grep -q "$(printf '\r')jrecover: scan" ttyn.err ||
+		fail "ttyn: no progress drawn on a 16-column terminal"
+	w=$(tr '\r' '\n' < ttyn.err | sed "s/$(printf '\033')\\[K//g" |
+		awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+	say "    widest progress line on a 16-column terminal: $w"
+	[ "$w" -le 15 ] || fail "ttyn: a progress line of $w columns on a 16-column terminal"
 
 	# -l on a terminal: progress when the listing goes to a file, none
 	# when it goes through a pipe (a pager would be drawn over).
