@@ -42,7 +42,7 @@ TEST_PACKAGES=(
 	uthash-dev
 )
 PACKAGING_PACKAGES=(
-	dpkg-dev debhelper fakeroot lintian
+	build-essential dpkg-dev debhelper fakeroot lintian
 )
 
 for arg in "$@"; do
