@@ -15,11 +15,15 @@
 #  4. replays a second copy with `e2fsck -E journal_only` and compares the
 #     two results byte for byte.
 # Everything happens in build/demo/, which is made afresh on each run.
+# The image is reproducible (fixed UUID, hash seed and clock), so that the
+# README's worked example can be this script's own output:
+# tests/cli/readme.sh checks that it is.  BUILD names another build
+# directory, DEMO_DIR another scratch directory.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build
+build=${BUILD:-$top/build}
 jrecover=${JRECOVER:-$build/src/jrecover}
 
 if [ ! -x "$jrecover" ]; then
@@ -35,7 +39,7 @@ fi
 # the byte-for-byte comparison program of the test suite
 make -C "$build" -s tests/integration/imgcmp >/dev/null
 
-demo=$build/demo
+demo=${DEMO_DIR:-$build/demo}
 rm -rf "$demo"
 mkdir -p "$demo"
 cd "$demo"
@@ -43,13 +47,20 @@ cd "$demo"
 step() {
 	printf '\n### %s\n' "$*"
 }
+# show CMD ARGS...: the command line as a reader would type it (jrecover
+# by its name, not its path), then its output.
 show() {
-	printf '$ %s\n' "$*"
+	local shown=("$@")
+	[ "$1" = "$jrecover" ] && shown[0]=jrecover
+	printf '$ %s\n' "${shown[*]}"
 	"$@"
 }
 
 step "1. a filesystem, and a copy with a directory and a file added"
-mke2fs -q -F -t ext4 -b 4096 -L demo demo.img 32M > /dev/null
+# mke2fs and debugfs take their clock from E2FSPROGS_FAKE_TIME.
+export E2FSPROGS_FAKE_TIME=1700000000
+mke2fs -q -F -t ext4 -b 4096 -L demo -U 6f2d0c1e-3b4a-4c5d-9e8f-a1b2c3d4e5f6 \
+	-E hash_seed=3b9ac9ff-4c1d-4f2e-8a3b-6c5d4e3f2a1b demo.img 32M > /dev/null
 cp --sparse=always demo.img changed.img
 cat > hello.txt <<'TXT'
 Hello from the journal.  This file was written only to the journal of
