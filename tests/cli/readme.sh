@@ -14,7 +14,8 @@
 command -v bash >/dev/null 2>&1 || skip "bash not found (contrib/demo.sh needs it)"
 
 NCASES=$((NCASES + 1))
-run env BUILD="$top_builddir" DEMO_DIR="$SCRATCH/demo" JRECOVER="$JRECOVER" \
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL BUILD="$top_builddir" \
+	DEMO_DIR="$SCRATCH/demo" JRECOVER="$JRECOVER" \
 	bash "$top_srcdir/contrib/demo.sh" || fail "contrib/demo.sh exited $RUN_RC"
 cp "$SCRATCH/.run.out" demo.out
 
