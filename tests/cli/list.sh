@@ -14,7 +14,7 @@
 #  - the text listing and the JSON listing say the same, down to tag counts,
 #    commit times and where the log ends;
 #  - jwrite's commit times come back as written; debugfs's are the time
-#    the test ran, shifted left by 32 bits (its known fault, DESIGN.md);
+#    the test ran, shifted left by 32 bits (its known fault, doc/testing.md);
 #  - -l (text or JSON) leaves the image's sha256 unchanged and exits 0.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"

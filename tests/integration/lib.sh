@@ -7,7 +7,7 @@
 # oracle_compare: one copy is replayed by `e2fsck -y -E journal_only`, the
 # other by jrecover, and the two results must be byte-identical except for
 # s_wtime, s_wtime_hi, s_kbytes_written and s_checksum of the primary
-# superblock (DESIGN.md, "The oracle").  Never -f: that would turn e2fsck's
+# superblock (doc/testing.md, "The oracle").  Never -f: that would turn e2fsck's
 # replay into a full check that repairs things.
 #
 # Environment:

@@ -18,7 +18,7 @@
 #     e2seq CASE TID; e2state CASE STATE; e2blk CASE BLOCK TID; ...
 # The e2... checks look at e2fsck's result only: they check that the journal
 # is the one the test meant to write (a failure there means the test, or
-# JBD2-NOTES.md, is wrong), while ocase compares jrecover with e2fsck.
+# doc/jbd2-format.md, is wrong), while ocase compares jrecover with e2fsck.
 #
 # Blocks logged by jwrite start with the label "JW: blk=B tid=T\n" (with
 # `escape`, the jbd2 magic instead of "JW: "), so the e2... checks can tell

@@ -15,8 +15,8 @@
 #     --libs librecover), and replays another copy;
 #  5. the packages are removed again (purged) unless they were installed
 #     before the test.
-# .ci/run runs it; so does `../shared/tools/fresh-debian`-style checking of
-# a brand-new root, where it needs nothing but git, gcc and make.  Ends with
+# .ci/run runs it; in a brand-new Debian 12 root it needs nothing but git,
+# gcc and make to start from.  Ends with
 # "N passed, N failed".
 
 set -uo pipefail

@@ -4,7 +4,7 @@
  *
  * Superblocks and log blocks are built byte by byte with this file's own
  * big-endian writers, and checksums are computed here from the rules in
- * JBD2-NOTES.md (only the crc32c primitive is libext2fs's), so a mistake in
+ * doc/jbd2-format.md (only the crc32c primitive is libext2fs's), so a mistake in
  * the library's encoding is not mirrored by the test.  Buffers are exactly
  * as large as the format says (1024 bytes for a superblock, one block for a
  * log block) so that an overread shows under AddressSanitizer.
