@@ -170,6 +170,13 @@ struct recover_stats {
 	 */
 	errcode_t	error;
 	struct recover_where error_at;	/* where error was found */
+	/*
+	 * Nonzero when the journal inode failed e2fsck's checks and the
+	 * journal is read through the superblock's backup of its block map
+	 * (s_jnl_blocks); recover_replay() then first rewrites the inode from
+	 * that backup, as e2fsck does, even when the log is empty.
+	 */
+	int		journal_inode_backup;
 };
 
 /*

@@ -658,6 +658,12 @@ errcode_t recovery_replay(struct recover_struct *r)
 	err = check_tags(r);
 	if (err)
 		return err;
+	/* Before any logged block: one of them may hold the inode's table. */
+	if (!(r->opts.flags & RECOVER_FL_DRY_RUN)) {
+		err = recovery_restore_inode(r);
+		if (err)
+			return err;
+	}
 	r->progress_next = 0;
 	err = jreader_init(&rd, &r->src, sb->last);
 	if (err)
