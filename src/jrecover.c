@@ -312,6 +312,9 @@ static void print_info(const struct cli *c, const struct recover_super *sb,
 	printf("Filesystem:               %s\n", c->device);
 	printf("needs_recovery:           %s\n", st->needs_recovery ? "yes" : "no");
 	printf("Journal source:           %s\n", source_name(sb->source));
+	if (st->journal_inode_backup)
+		printf("Journal inode:            invalid; read through the "
+		       "superblock's backup (s_jnl_blocks)\n");
 	printf("Journal superblock:       v%d\n", sb->version);
 	printf("Journal features:         ");
 	print_features(sb, " ", 0);
@@ -565,6 +568,10 @@ static const char *advice(errcode_t err)
 		       "losing its updates";
 	if (err == RECOVER_ET_TAG_PAST_END)
 		return "nothing was written; the journal is corrupt";
+	if (err == RECOVER_ET_JOURNAL_INODE)
+		return "nothing was written; e2fsck would delete the journal, "
+		       "losing its updates, then check the filesystem and make "
+		       "a new journal";
 	return NULL;
 }
 
@@ -634,6 +641,10 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: the dump ends at journal block %llu, inside the log: "
 		       "transaction %u and any later ones are lost\n",
 		       prog, st->end_at.jblock, st->end_at.tid);
+	if (st->journal_inode_backup)
+		printf("%s: %s: the journal inode was invalid: %s from the "
+		       "superblock's backup, as e2fsck does\n", prog, c->device,
+		       dry ? "would be rewritten" : "rewritten");
 	if (sb->source == RECOVER_SRC_DUMP && !dry)
 		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
 		       "the dump holds the filesystem's current journal: that "
