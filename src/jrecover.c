@@ -549,9 +549,15 @@ static int list_event(void *data, const struct recover_event *ev)
 
 /* ---- errors --------------------------------------------------------------- */
 
-/* What to tell the user to do next, for the errors that have an answer. */
-static const char *advice(errcode_t err)
+/*
+ * What to tell the user to do next, for the errors that have an answer.
+ * A hint promises e2fsck's result from -f only where -f gives it byte for
+ * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
+ */
+static const char *advice(errcode_t err, const struct recover_stats *st)
 {
+	int in_log = st && st->error == err;
+
 	if (err == RECOVER_ET_MOUNTED)
 		return "unmount it first";
 	if (err == RECOVER_ET_BUSY)
@@ -562,10 +568,17 @@ static const char *advice(errcode_t err)
 		return "run e2fsck, which replays fast commits";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
-	if (err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT ||
-	    err == RECOVER_ET_LOG_IO)
+	if ((err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT) &&
+	    in_log)
 		return "nothing was written; -f resets the journal as e2fsck would, "
 		       "losing its updates";
+	/* e2fsck -y rewrites an unreadable block and reads on. */
+	if (err == RECOVER_ET_LOG_IO && in_log)
+		return "nothing was written; -f resets the journal, losing its "
+		       "updates (e2fsck would rewrite the unreadable block and "
+		       "go on)";
+	if (err == RECOVER_ET_LOG_IO)
+		return "nothing was written; the journal superblock cannot be read";
 	if (err == RECOVER_ET_TAG_PAST_END)
 		return "nothing was written; the journal is corrupt";
 	if (err == RECOVER_ET_JOURNAL_INODE)
@@ -578,7 +591,7 @@ static const char *advice(errcode_t err)
 static int fail(struct cli *c, errcode_t err, const char *what,
 		const struct recover_stats *st)
 {
-	const char *a = advice(err);
+	const char *a = advice(err, st);
 
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
@@ -659,9 +672,11 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		       "block %llu): replay stopped before it\n",
 		       prog, st->failed_tid, st->failed_at.jblock);
 	if (st->error)
-		printf("%s: recovery failed (%s at %s): journal reset as e2fsck "
-		       "would\n", prog, error_message(st->error),
-		       where(&st->error_at));
+		printf("%s: recovery failed (%s at %s): journal reset%s\n", prog,
+		       error_message(st->error), where(&st->error_at),
+		       st->error == RECOVER_ET_LOG_IO ?
+		       " (e2fsck would rewrite the unreadable block and go on)" :
+		       " as e2fsck would");
 	if (!dry && (st->fs_errors || st->error || st->bad_csum))
 		printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
 		       prog, c->device,

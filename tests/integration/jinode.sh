@@ -136,4 +136,45 @@ if [ "$ORACLE_ONLY" != 1 ]; then
 	[ "$RUN_RC" -eq 8 ] || fail "ext4-empty: jrecover -n exited $RUN_RC, not 8"
 fi
 
+# --- a journal inode whose blocks cannot be read -----------------------------
+
+# The inode maps a journal block to the filesystem's last block, and the
+# image file ends before it (a short read, as from a bad sector).  e2fsck -y
+# then rewrites the unreadable block and goes on, so no hint may promise
+# that -f gives e2fsck's result.  The unreadable journal superblock: -f
+# cannot help.  An unreadable commit block: -f resets the journal.
+# says_hint CASE RC [OPT]: jrecover exits RC and its message carries no
+# promise of e2fsck's result.
+says_hint() {
+	NCASES=$((NCASES + 1))
+	copy_img "$1.img" "$1.try.img"
+	jrecover ${3:+"$3"} "$1.try.img"
+	[ "$RUN_RC" -eq "$2" ] ||
+		fail "$1: jrecover ${3:+$3 }exited $RUN_RC, expected $2"
+	! grep -q "as e2fsck would" "$SCRATCH/.run.out" ||
+		fail "$1: the hint promises e2fsck's result"
+}
+if [ "$ORACLE_ONLY" != 1 ]; then
+	last=$(($(dumpe2fs -h ext3-1.img 2>/dev/null |
+		sed -n 's/^Block count: *//p') - 1))
+	for k in 0 4; do
+		mkcase unread$k "$EXT3" "sif <8> block[$k] $last"
+		truncate -s $((last * 4096)) unread$k.img
+	done
+	says_hint unread0 8
+	grep -q "the journal superblock cannot be read" "$SCRATCH/.run.out" ||
+		fail "unread0: not the hint expected"
+	says_hint unread0 8 -f
+	says_hint unread4 8
+	grep -q "e2fsck would rewrite the unreadable block" "$SCRATCH/.run.out" ||
+		fail "unread4: not the hint expected"
+	says_hint unread4 4 -f
+	grep -q "recovery failed (Read error in the journal log at journal block 4" \
+		"$SCRATCH/.run.out" || fail "unread4: -f does not say where"
+	e2fsck_rc=0
+	copy_img unread4.img unread4.note.img
+	run e2fsck -y -E journal_only unread4.note.img
+	say "(for the record: e2fsck rewrites block $last and stops on the image size)"
+fi
+
 end_test
