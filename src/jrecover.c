@@ -388,7 +388,9 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 {
 	printf("{\"filesystem\":");
 	json_str(c->device);
-	printf(",\"needs_recovery\":%s,", st->needs_recovery ? "true" : "false");
+	printf(",\"needs_recovery\":%s,\"journal_inode_backup\":%s,",
+	       st->needs_recovery ? "true" : "false",
+	       st->journal_inode_backup ? "true" : "false");
 	json_super(sb);
 	printf(",");
 	json_log(st);
@@ -695,10 +697,12 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 	printf(",");
 	json_log(st);
 	printf(",\"replayed\":%llu,\"revoked\":%llu,\"bad_checksum\":%llu,"
-	       "\"fs_errors\":%s,\"dump_is_current\":%s",
+	       "\"fs_errors\":%s,\"dump_is_current\":%s,"
+	       "\"journal_inode_backup\":%s",
 	       st->replayed, st->revoked, st->bad_csum,
 	       st->fs_errors ? "true" : "false",
-	       st->dump_is_current ? "true" : "false");
+	       st->dump_is_current ? "true" : "false",
+	       st->journal_inode_backup ? "true" : "false");
 	if (st->bad_csum) {
 		printf(",");
 		json_where("first_bad_checksum", &st->bad_csum_at);

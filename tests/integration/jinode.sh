@@ -99,6 +99,22 @@ mkcase empty "$EXT3" "clri <8>" empty
 oracle_compare empty.img
 [ "$ORACLE_ONLY" = 1 ] || jinode_stat empty.jrecover.img 8 | grep -q "Links: 1" ||
 	fail "empty: the journal inode was not rewritten"
+# The report says so, in text and JSON; a second run finds a good inode.
+if [ "$ORACLE_ONLY" != 1 ]; then
+	NCASES=$((NCASES + 1))
+	copy_img empty.img empty.try.img
+	jrecover -i empty.try.img
+	grep -q "^Journal inode: *invalid" "$SCRATCH/.run.out" ||
+		fail "empty: -i does not report the invalid journal inode"
+	if command -v jq > /dev/null 2>&1; then
+		"$JRECOVER" --json -n empty.try.img > empty.json
+		[ "$(jq -r .journal_inode_backup empty.json)" = true ] ||
+			fail "empty: --json does not say journal_inode_backup"
+		"$JRECOVER" --json -i empty.jrecover.img > empty2.json
+		[ "$(jq -r .journal_inode_backup empty2.json)" = false ] ||
+			fail "empty: after the replay --json still says journal_inode_backup"
+	fi
+fi
 
 # A log whose transaction rewrites the inode table block holding inode 8:
 # e2fsck writes the inode first, then replays the logged copy over it.
