@@ -76,6 +76,7 @@ for damage in "clri <8>" "sif <8> block[0] 12345" "sif <8> links_count 0" \
 	mkcase ext3-$n "$EXT3" "$damage"
 	say "case ext3-$n: $damage"
 	oracle_compare ext3-$n.img
+	# shellcheck disable=SC2086
 	set -- $CASE_BLOCKS
 	oracle_block ext3-$n.img "$1" ext3-$n.data 0
 	oracle_block ext3-$n.img "$2" ext3-$n.data 1
@@ -118,6 +119,7 @@ fi
 
 # A log whose transaction rewrites the inode table block holding inode 8:
 # e2fsck writes the inode first, then replays the logged copy over it.
+# shellcheck disable=SC2086
 mkimg itable.img 16M $EXT3
 itb=$(debugfs -R "imap <8>" itable.img 2>/dev/null |
 	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
@@ -187,7 +189,6 @@ if [ "$ORACLE_ONLY" != 1 ]; then
 	says_hint unread4 4 -f
 	grep -q "recovery failed (Read error in the journal log at journal block 4" \
 		"$SCRATCH/.run.out" || fail "unread4: -f does not say where"
-	e2fsck_rc=0
 	copy_img unread4.img unread4.note.img
 	run e2fsck -y -E journal_only unread4.note.img
 	say "(for the record: e2fsck rewrites block $last and stops on the image size)"

@@ -121,14 +121,16 @@ vis_compare() {
 for v in 1 2; do
 	for bs in 4096 1024; do
 		c=visible-v$v-$bs
-		mkimg $c.img $((bs * 8))K $EXT3 -b $bs
+		# shellcheck disable=SC2086
+		mkimg "$c.img" $((bs * 8))K $EXT3 -b "$bs"
 		visible $c.img
 		log $c.img $v
 		vis_compare $c.img
 
 		# The same log in the hidden inode 8: e2fsck only replays.
 		c=hidden-v$v-$bs
-		mkimg $c.img $((bs * 8))K $EXT3 -b $bs
+		# shellcheck disable=SC2086
+		mkimg "$c.img" $((bs * 8))K $EXT3 -b "$bs"
 		log $c.img $v
 		oracle_compare $c.img
 	done

@@ -45,6 +45,7 @@ bn=$(free_of n4)
 
 # tid 0 is the third transaction: S, S+1 replayed, the log ends at tid 0.
 for f in "m4 csum3" "m4 csum2" "n4 csum1"; do
+	# shellcheck disable=SC2086
 	set -- $f
 	c=tid0-$2
 	shape "$c" "$1" "revoke 64bit $2" 4294967294 0
