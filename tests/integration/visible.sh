@@ -13,7 +13,9 @@
 # jrecover followed by e2fsck -E journal_only (both with the same clock:
 # e2fsck stamps the old inode's i_dtime); after jrecover the journal must
 # need nothing.  The same logs in inode 8 are compared with e2fsck
-# directly.
+# directly.  Last, a visible journal with an s_jnl_blocks backup and its
+# inode cleared: e2fsck reads it through the backup and rewrites inode 12
+# (then moves it), and so does jrecover (without the move).
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
 
@@ -42,6 +44,32 @@ visible() {
 		say "clri <8>"
 		say "ssv journal_inum $VIS_INO"
 		say "ssv jnl_backup_type 0"
+	} | dfs_quiet "$1"
+}
+
+# backup IMG: record /journal's i_block and size in s_jnl_blocks (what
+# e2fsck's "Backing up journal inode block information" would write).
+backup() {
+	_bs=$(img_bs "$1")
+	_loc=$(debugfs -R "imap <$VIS_INO>" "$1" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+	# shellcheck disable=SC2086
+	set -- "$1" $_loc
+	[ $# -eq 3 ] || die "cannot find inode $VIS_INO in $1"
+	_at=$(($2 * _bs + $3))
+	# i_size at 4, i_block[15] at 40, i_size_high at 108 (little-endian).
+	_words=$(od -An -tu4 -v -j $((_at + 40)) -N 60 "$1")
+	_size=$(od -An -tu4 -j $((_at + 4)) -N 4 "$1" | tr -d ' ')
+	_high=$(od -An -tu4 -j $((_at + 108)) -N 4 "$1" | tr -d ' ')
+	{
+		_i=0
+		for _w in $_words; do
+			say "ssv jnl_blocks[$_i] $_w"
+			_i=$((_i + 1))
+		done
+		say "ssv jnl_blocks[15] $_high"
+		say "ssv jnl_blocks[16] $_size"
+		say "ssv jnl_backup_type 1"
 	} | dfs_quiet "$1"
 }
 
@@ -134,6 +162,25 @@ for v in 1 2; do
 		log $c.img $v
 		oracle_compare $c.img
 	done
+done
+
+# A visible journal whose inode is cleared, with a backup of it: e2fsck
+# reads it through the backup and rewrites inode 12 before the move.
+for bs in 4096 1024; do
+	c=visible-backup-$bs
+	# shellcheck disable=SC2086
+	mkimg "$c.img" $((bs * 8))K $EXT3 -b "$bs"
+	visible "$c.img"
+	backup "$c.img"
+	log "$c.img" 2
+	printf 'clri <%s>\n' "$VIS_INO" | dfs_quiet "$c.img"
+	vis_compare "$c.img"
+	if [ "$ORACLE_ONLY" != 1 ]; then
+		copy_img "$c.img" "$c.try.img"
+		jrecover "$c.try.img"
+		grep -q "the journal inode was invalid: rewritten" "$SCRATCH/.run.out" ||
+			fail "$c: jrecover did not use the backup"
+	fi
 done
 
 end_test
