@@ -90,6 +90,11 @@ static errcode_t open_own_journal(struct recover_struct *r)
 		return 0;
 	if (jsource_open_inode(&r->own, fs))
 		return 0;
+	/* Resetting it would also mean rewriting its inode: not a dump's job. */
+	if (r->own.from_backup) {
+		jsource_close(&r->own);
+		return 0;
+	}
 	raw = malloc(fs->blocksize);
 	if (!raw)
 		return ENOMEM;
@@ -123,6 +128,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		err = jsource_open_inode(&r->src, fs);
 		if (err)
 			return err;
+		r->st.journal_inode_backup = r->src.from_backup;
 	}
 
 	r->jsb_raw = malloc(fs->blocksize);
@@ -293,7 +299,7 @@ int recover_needs_recovery(recover_t r)
 {
 	if (r->src.kind == RECOVER_SRC_DUMP)
 		return has_log(r);
-	return has_log(r) || r->sb.pub.errnum != 0;
+	return has_log(r) || r->sb.pub.errnum != 0 || r->src.from_backup;
 }
 
 void recover_get_super(recover_t r, struct recover_super *sb)
@@ -467,6 +473,25 @@ out:
 	return err;
 }
 
+/*
+ * e2fsck writes the inode it built from the superblock's backup over the
+ * journal inode as soon as it has found the backup usable, before it
+ * replays anything (e2fsck_get_journal()): the replay may then overwrite
+ * it again with a logged copy of its inode table block.
+ */
+errcode_t recovery_restore_inode(struct recover_struct *r)
+{
+	errcode_t err;
+
+	if (!r->src.from_backup || r->inode_restored)
+		return 0;
+	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
+	if (err)
+		return err;
+	r->inode_restored = 1;
+	return 0;
+}
+
 errcode_t recover_replay(recover_t r)
 {
 	struct jsource *jsrc = &r->src;
@@ -496,6 +521,9 @@ errcode_t recover_replay(recover_t r)
 	if (r->opts.flags & RECOVER_FL_DRY_RUN)
 		return 0;
 	failed = r->st.error || r->st.bad_csum;
+	err = recovery_restore_inode(r);
+	if (err)
+		return err;
 
 	/* The replayed blocks are durable before the journal lets go. */
 	err = io_channel_flush(r->fs->io);

@@ -173,6 +173,13 @@ struct recover_stats {
 	 */
 	errcode_t	error;
 	struct recover_where error_at;	/* where error was found */
+	/*
+	 * Nonzero when the journal inode failed e2fsck's checks and the
+	 * journal is read through the superblock's backup of its block map
+	 * (s_jnl_blocks); recover_replay() then first rewrites the inode from
+	 * that backup, as e2fsck does, even when the log is empty.
+	 */
+	int		journal_inode_backup;
 };
 
 /*
@@ -180,8 +187,11 @@ struct recover_stats {
  * Refuses a mounted filesystem (RECOVER_ET_MOUNTED), a block device another
  * program holds open exclusively (RECOVER_ET_BUSY; a replay opens devices
  * with O_EXCL itself) and a journal with
- * fast-commit data (RECOVER_ET_FAST_COMMIT); with RECOVER_FL_FORCE, a dump
- * whose UUID does not match the filesystem is accepted.
+ * fast-commit data (RECOVER_ET_FAST_COMMIT), and a journal inode that fails
+ * e2fsck's checks when the superblock's backup of it (s_jnl_blocks) is
+ * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
+ * RECOVER_FL_FORCE, a dump whose UUID does not match the filesystem is
+ * accepted.
  * Returns: 0 and *ret set, or an error code (nothing allocated).
  */
 errcode_t recover_open(const char *device, const struct recover_options *opts,
@@ -271,8 +281,9 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data);
 errcode_t recover_save(recover_t r, const char *path);
 
 /* recover_needs_recovery - 1 when the journal has anything to replay, the
- * filesystem is flagged as needing recovery, or the journal holds an error
- * (s_errno) to carry into the filesystem, else 0. */
+ * filesystem is flagged as needing recovery, the journal holds an error
+ * (s_errno) to carry into the filesystem, or the journal inode is to be
+ * rewritten from the superblock's backup, else 0. */
 int recover_needs_recovery(recover_t r);
 
 /* recover_get_super - the journal superblock as read at open. */

@@ -92,6 +92,15 @@ struct jsource {
 	uint64_t	sb_block;	/* journal block of the superblock */
 	unsigned int	blocksize;
 	unsigned long long read_bytes;
+	/*
+	 * The journal inode failed e2fsck's checks and its blocks are mapped
+	 * through the superblock's backup (s_jnl_blocks): backup_inode is
+	 * the inode e2fsck builds from it, and writes over inode ino before
+	 * its replay.
+	 */
+	int		from_backup;
+	ext2_ino_t	ino;
+	struct ext2_inode backup_inode;
 };
 
 errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
@@ -176,9 +185,11 @@ struct recover_struct {
 	size_t		nrevoke_at, revoke_at_cap;
 	struct rtable	rt;
 	struct recover_stats st;
+	int		inode_restored;	/* the journal inode was rewritten */
 };
 
 errcode_t recovery_scan(struct recover_struct *r);
+errcode_t recovery_restore_inode(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);

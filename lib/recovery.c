@@ -389,15 +389,27 @@ static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
 			r->st.end_reason = RECOVER_END_STALE;
 			return 0;
 		}
-		if (!s->end_set) {
+		/*
+		 * The kernel and e2fsck keep both "where the log ends"
+		 * (end_transaction) and "which commit failed" (j_failed_commit)
+		 * as a tid with 0 meaning none.  A bad commit in transaction 0
+		 * (a log that wrapped through 2^32) so sets neither: without
+		 * ASYNC_COMMIT the log just ends there, no error is recorded
+		 * and the filesystem is not marked; with it, the scan goes on
+		 * and transaction 0 is replayed as if its commit were good.
+		 */
+		if (!s->end_set && s->tid != 0) {
 			s->end_set = 1;
 			r->st.end_tid = s->tid;
-			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
 		}
 		if (!sb->async_commit) {
-			failed_commit(s, s->tid, at);
+			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
+			if (s->tid != 0)
+				failed_commit(s, s->tid, at);
 			return 0;
 		}
+		if (s->end_set)
+			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
 	}
 	s->last_commit_time = commit_time;
 	return 1;
@@ -658,6 +670,12 @@ errcode_t recovery_replay(struct recover_struct *r)
 	err = check_tags(r);
 	if (err)
 		return err;
+	/* Before any logged block: one of them may hold the inode's table. */
+	if (!(r->opts.flags & RECOVER_FL_DRY_RUN)) {
+		err = recovery_restore_inode(r);
+		if (err)
+			return err;
+	}
 	r->progress_next = 0;
 	err = jreader_init(&rd, &r->src, sb->last);
 	if (err)

@@ -18,9 +18,16 @@
 struct map_ctx {
 	struct jsource	*s;
 	size_t		cap;
+	e2_blkcnt_t	last;		/* last logical block seen, or -1 */
 	errcode_t	err;
 };
 
+/*
+ * One block of the journal inode, in e2fsck's walk (BLOCK_FLAG_HOLE, so
+ * holes and the indirect or extent tree blocks come here too): the walk
+ * stops at the first block that is 0 or outside the filesystem, and the
+ * data blocks before it become the runs.
+ */
 static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 		     blk64_t ref_blk, int ref_offset, void *priv)
 {
@@ -28,11 +35,14 @@ static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	struct jsource *s = m->s;
 	struct jrun *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
 
-	(void)fs;
 	(void)ref_blk;
 	(void)ref_offset;
+	if (!*blocknr || *blocknr < fs->super->s_first_data_block ||
+	    *blocknr >= ext2fs_blocks_count(fs->super))
+		return BLOCK_ABORT;
 	if (blockcnt < 0)
 		return 0;
+	m->last = blockcnt;
 	if (last && last->lblk + last->len == (uint64_t)blockcnt &&
 	    last->pblk + last->len == *blocknr) {
 		last->len++;
@@ -56,30 +66,118 @@ static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/*
+ * While the backup is mapped, libext2fs's inode reads of the journal inode
+ * return the inode built from it (the hook e2fsck uses for the same walk).
+ */
+struct backup_hook {
+	const struct ext2_inode *inode;
+	ext2_ino_t	ino;
+};
+
+static errcode_t read_backup_inode(ext2_filsys fs, ext2_ino_t ino,
+				   struct ext2_inode *inode)
+{
+	const struct backup_hook *h = fs->priv_data;
+
+	if (ino != h->ino)
+		return EXT2_ET_CALLBACK_NOTHANDLED;
+	*inode = *h->inode;
+	return 0;
+}
+
+/*
+ * Does inode hold a journal, by e2fsck's test (e2fsck_get_journal())?  A
+ * linked regular file, not encrypted, of at least JBD2_MIN_LOG_BLOCKS
+ * blocks, whose blocks up to i_size are all there and inside the
+ * filesystem.  On success s holds its runs.
+ */
+static errcode_t map_journal_inode(struct jsource *s, ext2_filsys fs,
+				   ext2_ino_t ino, const struct ext2_inode *inode,
+				   int backup)
+{
+	struct map_ctx m = { .s = s, .last = -1 };
+	struct backup_hook hook = { .inode = inode, .ino = ino };
+	errcode_t (*saved_read)(ext2_filsys, ext2_ino_t, struct ext2_inode *);
+	void *saved_priv;
+	uint64_t size = EXT2_I_SIZE(inode);
+
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
+	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode) ||
+	    (inode->i_flags & EXT4_ENCRYPT_FL) ||
+	    size / fs->blocksize < JBD2_MIN_LOG_BLOCKS)
+		return RECOVER_ET_JOURNAL_INODE;
+	saved_read = fs->read_inode;
+	saved_priv = fs->priv_data;
+	if (backup) {
+		fs->read_inode = read_backup_inode;
+		fs->priv_data = &hook;
+	}
+	/* Like e2fsck, judge by how far the walk got, not by its status. */
+	(void)ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
+				    BLOCK_FLAG_HOLE, NULL, map_block, &m);
+	fs->read_inode = saved_read;
+	fs->priv_data = saved_priv;
+	if (m.err)
+		return m.err;
+	/*
+	 * e2fsck compares against i_size cast to int: a journal of 2 GiB or
+	 * more always passes (and a hole in it fails later, at its read).
+	 */
+	if ((long long)(m.last + 1) * fs->blocksize < (long long)(int)size)
+		return RECOVER_ET_JOURNAL_INODE;
+	s->blocks = size / fs->blocksize;
+	return 0;
+}
+
 errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
 {
+	struct ext2_super_block *es = fs->super;
 	struct ext2_inode inode;
-	struct map_ctx m = { .s = s };
-	ext2_ino_t ino = fs->super->s_journal_inum;
+	ext2_ino_t ino = es->s_journal_inum;
+	int saved_flags = fs->flags;
 	errcode_t err;
 
 	memset(s, 0, sizeof(*s));
 	s->kind = RECOVER_SRC_INODE;
 	s->io = fs->io;
 	s->blocksize = fs->blocksize;
-	if (!ino)
-		return RECOVER_ET_NO_JOURNAL;
+	s->ino = ino;
+	/* e2fsck tries no backup for an inode number out of range. */
+	if (!ino || ino > fs->group_desc_count * es->s_inodes_per_group)
+		return RECOVER_ET_JOURNAL_INODE;
+	/* e2fsck reads the journal inode with its checksum checked. */
+	fs->flags &= ~EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	err = ext2fs_read_inode(fs, ino, &inode);
-	if (err)
-		return err;
-	err = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY |
-				    BLOCK_FLAG_DATA_ONLY, NULL, map_block, &m);
+	fs->flags = (fs->flags & ~EXT2_FLAG_IGNORE_CSUM_ERRORS) |
+		    (saved_flags & EXT2_FLAG_IGNORE_CSUM_ERRORS);
 	if (!err)
-		err = m.err;
-	if (err)
+		err = map_journal_inode(s, fs, ino, &inode, 0);
+	if (err != RECOVER_ET_JOURNAL_INODE && err != ENOMEM && err)
+		err = RECOVER_ET_JOURNAL_INODE;
+	if (err != RECOVER_ET_JOURNAL_INODE)
 		return err;
-	s->blocks = EXT2_I_SIZE(&inode) / fs->blocksize;
-	return 0;
+	if (es->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return err;
+	/*
+	 * The inode e2fsck builds from the backup: i_block and the size,
+	 * one link, a regular file of mode 0600, everything else zero (no
+	 * EXT4_EXTENTS_FL either, so an extent tree in the backup is read as
+	 * a block map and fails the test, as in e2fsck).
+	 */
+	memset(&s->backup_inode, 0, sizeof(s->backup_inode));
+	memcpy(s->backup_inode.i_block, es->s_jnl_blocks,
+	       sizeof(s->backup_inode.i_block));
+	s->backup_inode.i_size_high = es->s_jnl_blocks[EXT2_N_BLOCKS];
+	s->backup_inode.i_size = es->s_jnl_blocks[EXT2_N_BLOCKS + 1];
+	s->backup_inode.i_links_count = 1;
+	s->backup_inode.i_mode = LINUX_S_IFREG | 0600;
+	err = map_journal_inode(s, fs, ino, &s->backup_inode, 1);
+	if (!err)
+		s->from_backup = 1;
+	return err;
 }
 
 /*

@@ -364,6 +364,9 @@ static void print_info(const struct cli *c, const struct recover_super *sb,
 	printf("Filesystem:               %s\n", c->device);
 	printf("needs_recovery:           %s\n", st->needs_recovery ? "yes" : "no");
 	printf("Journal source:           %s\n", source_name(sb->source));
+	if (st->journal_inode_backup)
+		printf("Journal inode:            invalid; read through the "
+		       "superblock's backup (s_jnl_blocks)\n");
 	printf("Journal superblock:       v%d\n", sb->version);
 	printf("Journal features:         ");
 	print_features(sb, " ", 0);
@@ -437,7 +440,9 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 {
 	printf("{\"filesystem\":");
 	json_str(c->device);
-	printf(",\"needs_recovery\":%s,", st->needs_recovery ? "true" : "false");
+	printf(",\"needs_recovery\":%s,\"journal_inode_backup\":%s,",
+	       st->needs_recovery ? "true" : "false",
+	       st->journal_inode_backup ? "true" : "false");
 	json_super(sb);
 	printf(",");
 	json_log(st);
@@ -598,9 +603,15 @@ static int list_event(void *data, const struct recover_event *ev)
 
 /* ---- errors --------------------------------------------------------------- */
 
-/* What to tell the user to do next, for the errors that have an answer. */
-static const char *advice(errcode_t err)
+/*
+ * What to tell the user to do next, for the errors that have an answer.
+ * A hint promises e2fsck's result from -f only where -f gives it byte for
+ * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
+ */
+static const char *advice(errcode_t err, const struct recover_stats *st)
 {
+	int in_log = st && st->error == err;
+
 	if (err == RECOVER_ET_MOUNTED)
 		return "unmount it first";
 	if (err == RECOVER_ET_BUSY)
@@ -611,19 +622,30 @@ static const char *advice(errcode_t err)
 		return "run e2fsck, which replays fast commits";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
-	if (err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT ||
-	    err == RECOVER_ET_LOG_IO)
+	if ((err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT) &&
+	    in_log)
 		return "nothing was written; -f resets the journal as e2fsck would, "
 		       "losing its updates";
+	/* e2fsck -y rewrites an unreadable block and reads on. */
+	if (err == RECOVER_ET_LOG_IO && in_log)
+		return "nothing was written; -f resets the journal, losing its "
+		       "updates (e2fsck would rewrite the unreadable block and "
+		       "go on)";
+	if (err == RECOVER_ET_LOG_IO)
+		return "nothing was written; the journal superblock cannot be read";
 	if (err == RECOVER_ET_TAG_PAST_END)
 		return "nothing was written; the journal is corrupt";
+	if (err == RECOVER_ET_JOURNAL_INODE)
+		return "nothing was written; e2fsck would delete the journal, "
+		       "losing its updates, then check the filesystem and make "
+		       "a new journal";
 	return NULL;
 }
 
 static int fail(struct cli *c, errcode_t err, const char *what,
 		const struct recover_stats *st)
 {
-	const char *a = advice(err);
+	const char *a = advice(err, st);
 
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
@@ -686,6 +708,10 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: the dump ends at journal block %llu, inside the log: "
 		       "transaction %u and any later ones are lost\n",
 		       prog, st->end_at.jblock, st->end_at.tid);
+	if (st->journal_inode_backup)
+		printf("%s: %s: the journal inode was invalid: %s from the "
+		       "superblock's backup, as e2fsck does\n", prog, c->device,
+		       dry ? "would be rewritten" : "rewritten");
 	if (sb->source == RECOVER_SRC_DUMP && !dry)
 		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
 		       "the dump holds the filesystem's current journal: that "
@@ -700,9 +726,11 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		       "block %llu): replay stopped before it\n",
 		       prog, st->failed_tid, st->failed_at.jblock);
 	if (st->error)
-		printf("%s: recovery failed (%s at %s): journal reset as e2fsck "
-		       "would\n", prog, error_message(st->error),
-		       where(&st->error_at));
+		printf("%s: recovery failed (%s at %s): journal reset%s\n", prog,
+		       error_message(st->error), where(&st->error_at),
+		       st->error == RECOVER_ET_LOG_IO ?
+		       " (e2fsck would rewrite the unreadable block and go on)" :
+		       " as e2fsck would");
 	if (!dry && (st->fs_errors || st->error || st->bad_csum))
 		printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
 		       prog, c->device,
@@ -721,10 +749,12 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 	printf(",");
 	json_log(st);
 	printf(",\"replayed\":%llu,\"revoked\":%llu,\"bad_checksum\":%llu,"
-	       "\"fs_errors\":%s,\"dump_is_current\":%s",
+	       "\"fs_errors\":%s,\"dump_is_current\":%s,"
+	       "\"journal_inode_backup\":%s",
 	       st->replayed, st->revoked, st->bad_csum,
 	       st->fs_errors ? "true" : "false",
-	       st->dump_is_current ? "true" : "false");
+	       st->dump_is_current ? "true" : "false",
+	       st->journal_inode_backup ? "true" : "false");
 	if (st->bad_csum) {
 		printf(",");
 		json_where("first_bad_checksum", &st->bad_csum_at);

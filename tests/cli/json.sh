@@ -45,9 +45,11 @@ def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 	"end", "end_at"];
 def log_optional: ["corrupt_commit", "error", "error_at"];
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "journal", "log",
-	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current"];
+	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current",
+	"journal_inode_backup"];
 def replay_optional: ["first_bad_checksum"];
-def info_keys: ["filesystem", "needs_recovery", "journal", "log"];
+def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
+	"journal", "log"];
 def save_keys: ["filesystem", "exit", "saved", "bytes", "journal"];
 def error_keys: ["filesystem", "exit", "error"];
 def error_optional: ["error_at"];
@@ -130,6 +132,7 @@ def report:
 			bad_checksum: (.bad_checksum | count),
 			fs_errors: (.fs_errors | type == "boolean"),
 			dump_is_current: (.dump_is_current | type == "boolean"),
+			journal_inode_backup: (.journal_inode_backup | type == "boolean"),
 			first_bad_checksum: (has("first_bad_checksum") == (.bad_checksum > 0))}) +
 		(.journal | journal) + (.log | log) +
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
@@ -142,7 +145,8 @@ def report:
 	elif has("needs_recovery") then
 		fields("-i"; info_keys; []) +
 		typed("-i"; {filesystem: (.filesystem | type == "string"),
-			needs_recovery: (.needs_recovery | type == "boolean")}) +
+			needs_recovery: (.needs_recovery | type == "boolean"),
+			journal_inode_backup: (.journal_inode_backup | type == "boolean")}) +
 		(.journal | journal) + (.log | log)
 	elif has("error") then
 		fields("error object"; error_keys; error_optional) +

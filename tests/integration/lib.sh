@@ -242,7 +242,7 @@ img_bs() {
 
 # jsb_offset IMG: byte offset of the internal journal's superblock.
 jsb_offset() {
-	_blk=$(debugfs -R "bmap <8> 0" "$1" 2>/dev/null)
+	_blk=$(debugfs -n -R "bmap <8> 0" "$1" 2>/dev/null)
 	case $_blk in
 	''|*[!0-9]*) die "cannot map the journal of $1" ;;
 	esac
