@@ -91,6 +91,9 @@ struct jsource {
 	uint64_t	sb_block;	/* journal block of the superblock */
 	unsigned int	blocksize;
 	unsigned long long read_bytes;
+	/* An external journal device's ext2 superblock, as read. */
+	unsigned char	ext2_sb[SUPERBLOCK_SIZE];
+	int		have_ext2_sb;
 };
 
 errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
@@ -167,6 +170,8 @@ struct recover_struct {
 	int		scanned, replayed;
 	errcode_t	scan_err;	/* a failed scan: returned from then on */
 	int		needs_recovery;	/* filesystem flag at open */
+	int		fix_jdev_csum;	/* -f: rewrite the journal device's
+					 * ext2 superblock checksum */
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;
