@@ -93,7 +93,6 @@ struct jsource {
 	unsigned long long read_bytes;
 	/* An external journal device's ext2 superblock, as read. */
 	unsigned char	ext2_sb[SUPERBLOCK_SIZE];
-	int		have_ext2_sb;
 };
 
 errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);

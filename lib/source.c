@@ -143,7 +143,6 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		goto fail;
 	if (jdev) {
 		s->kind = RECOVER_SRC_DEVICE;
-		s->have_ext2_sb = 1;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
 		s->blocks = get_le32(sb + 0x04);
 		if (get_le32(sb + 0x60) & EXT4_FEATURE_INCOMPAT_64BIT)

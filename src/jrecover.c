@@ -716,15 +716,22 @@ static int fail(struct cli *c, errcode_t err, const char *what,
  * journal but a damaged superblock, whose fields after s_errno the
  * library read (and a replay writes back) as zero, as e2fsck does.
  */
-static void note_garbage(const struct cli *c, const struct recover_stats *st)
+static void note_garbage(const struct cli *c, const struct recover_stats *st,
+			 int needs_recovery)
 {
+	const char *then = "";
+
 	if (!st->garbage_nr_users || c->quiet || c->json)
 		return;
+	if (!needs_recovery)
+		then = "; nothing to replay, so they stay on disk (e2fsck "
+		       "would clear them)";
+	else if (!(c->opts.flags & RECOVER_FL_DRY_RUN))
+		then = " (the replay writes them zeroed)";
 	fprintf(stderr, "%s: %s: the journal superblock claims %u users, but an "
 		"internal journal has one: its fields after s_errno are garbage "
 		"and were taken as zero, as e2fsck does%s\n", prog, c->device,
-		st->garbage_nr_users, (c->opts.flags & RECOVER_FL_DRY_RUN) ? "" :
-		" (a replay writes them zeroed)");
+		st->garbage_nr_users, then);
 }
 
 /* ---- the replay report ---------------------------------------------------- */
@@ -850,7 +857,7 @@ static int run(struct cli *c)
 		return fail(c, err, "opening", NULL);
 	recover_get_super(r, &sb);
 	recover_get_stats(r, &st);
-	note_garbage(c, &st);
+	note_garbage(c, &st, recover_needs_recovery(r));
 
 	if (c->mode == MODE_SAVE) {
 		err = recover_save(r, c->save_path);

@@ -22,6 +22,7 @@
 #   ext-nrff        s_nr_users 0xffffffff                     8 (e2fsck 12)
 #   int-nr2, int-nrff  an internal journal claiming 2 / 0xffffffff users:
 #                   its v2 fields are garbage, cleared as e2fsck clears them [1]
+#   int-clean       the same, nothing to replay: nothing written [0]
 # and -j paths that are missing, not a journal, or a filesystem.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -232,5 +233,13 @@ NCASES=$((NCASES + 1))
 jrecover -i int-nrff.img
 grep -F -q "claims 4294967295 users, but an internal journal has one" \
 	"$SCRATCH/.run.out" || fail "int-nrff: jrecover -i does not say what is wrong"
+# The same on a clean journal: nothing to replay, nothing written (e2fsck
+# clears the fields and runs its full check).
+copy_img i4.base int-clean.img
+poke int-clean.img $(($(jsb_offset int-clean.img) + 64)) 00000002
+assert_noop int-clean.img
+grep -F -q "claims 2 users, but an internal journal has one" "$SCRATCH/.run.out" &&
+grep -F -q "nothing to replay, so they stay on disk" "$SCRATCH/.run.out" ||
+	fail "int-clean: jrecover does not say what is wrong"
 
 end_test
