@@ -21,7 +21,13 @@
 #    (current and not), an external journal; each with -i, -n, -l and the
 #    replay; -s of an internal journal, a dump and an external journal
 #    ("bytes" the size of the file saved, "journal" as -i has it), and -s
-#    into a path that cannot be created (the error object, 8).
+#    into a path that cannot be created (the error object, 8);
+#  - the error object's "code" (the symbolic name: errno, EXT2_ET_,
+#    RECOVER_ET_, the last checked against recover_err.et's message) and
+#    "path" (the filesystem, the -j journal or the -s file it is about);
+#  - a path with bytes that are not UTF-8, a control character and a
+#    quote: escaped as jrecover(8) says, parsed by jq, and given back byte
+#    for byte by Python's surrogateescape decoding (when python3 is there).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"

@@ -23,7 +23,7 @@
 #   int-nr2, int-nrff  an internal journal claiming 2 / 0xffffffff users:
 #                   its v2 fields are garbage, cleared as e2fsck clears them [1]
 #   int-clean       the same, nothing to replay: nothing written [0]
-# and -j paths that are missing, not a journal, or a filesystem.
+# and -j paths that are missing, under a file, not a journal, or a filesystem.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
@@ -196,6 +196,7 @@ pathcase() {
 	rm -f "$_pn.img"
 }
 pathcase missing no-such.jdev "No such file or directory"
+pathcase notdir ext-nr0.jdev/journal "Not a directory"
 # A filesystem (another one) named as the journal.
 copy_img e4.base other-fs.img
 pathcase fs-as-journal other-fs.img "Not an external journal device" \
