@@ -45,6 +45,7 @@
 #define JSB_NUM_FC_BLKS			84
 #define JSB_CHECKSUM			252
 #define JSB_USERS			256
+#define JBD2_USERS_MAX			48	/* UUIDs s_users holds */
 #define JSB_SIZE			1024
 
 #define JBD2_FEATURE_COMPAT_CHECKSUM	0x00000001U

@@ -24,6 +24,11 @@
 #define ES_WTIME_HI		0x274
 #define ES_CHECKSUM		0x3FC
 
+/* Fields of an external journal device's ext2 superblock. */
+#define JD_LOG_BLOCK_SIZE	0x18
+#define JD_FEATURE_RO_COMPAT	0x64
+#define JD_UUID			0x68
+
 /* e2fsck writes -EINVAL into s_errno when a commit block was corrupt. */
 #define JOURNAL_EINVAL		((uint32_t)-EINVAL)
 /* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
@@ -108,6 +113,78 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	return 0;
 }
 
+/*
+ * The ext2 superblock of an external journal device names the filesystem's
+ * journal as e2fsck and the kernel read it: its UUID is the filesystem's
+ * s_journal_uuid, its checksum (with metadata_csum) holds and its block
+ * size is the filesystem's.  A checksum that does not match is the one
+ * thing e2fsck lets the user fix (and then rewrites it): with
+ * RECOVER_FL_FORCE the replay does the same.
+ */
+static errcode_t check_jdev_super(struct recover_struct *r)
+{
+	const unsigned char *jd = r->src.ext2_sb;
+	uint32_t log_bs = get_le32(jd + JD_LOG_BLOCK_SIZE);
+
+	if (memcmp(jd + JD_UUID, r->fs->super->s_journal_uuid, 16))
+		return RECOVER_ET_JDEV_UUID;
+	if ((get_le32(jd + JD_FEATURE_RO_COMPAT) &
+	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    get_le32(jd + ES_CHECKSUM) != ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM)) {
+		if (!(r->opts.flags & RECOVER_FL_FORCE))
+			return RECOVER_ET_JDEV_CSUM;
+		r->fix_jdev_csum = 1;
+	}
+	if (log_bs > 6 || (1024U << log_bs) != r->fs->blocksize)
+		return RECOVER_ET_JDEV_BLOCKSIZE;
+	return 0;
+}
+
+/*
+ * The journal superblock of an external journal lists the filesystems
+ * using it.  The kernel mounts only with s_nr_users == 1; e2fsck refuses
+ * more than one user, but replays with none, or with a list that does not
+ * name the filesystem: RECOVER_FL_FORCE does the same.
+ */
+static errcode_t check_jdev_users(struct recover_struct *r)
+{
+	const unsigned char *users = r->jsb_raw + JSB_USERS;
+	uint32_t nr = r->sb.pub.nr_users;
+
+	if (r->sb.pub.version != 2)
+		return 0;
+	if (nr > JBD2_USERS_MAX)
+		return RECOVER_ET_SB_NR_USERS;
+	if (nr > 1)
+		return RECOVER_ET_UNSUPP_MULTIFS;
+	if ((nr == 0 || memcmp(users, r->fs->super->s_uuid, 16)) &&
+	    !(r->opts.flags & RECOVER_FL_FORCE))
+		return RECOVER_ET_JDEV_USERS;
+	return 0;
+}
+
+/*
+ * An internal journal has one user.  A version 2 superblock claiming more,
+ * on a filesystem without an external journal, holds garbage after
+ * s_errno: e2fsck then clears everything after s_errno (its "invalid V2
+ * journal superblock fields"), reads the journal as what is left and
+ * writes that superblock back.  librecover does the same.  (The kernel
+ * ignores s_nr_users of an internal journal.)
+ */
+static void clear_garbage_fields(struct recover_struct *r)
+{
+	unsigned char *raw = r->jsb_raw;
+	uint32_t nr = get_be32(raw + JSB_NR_USERS);
+
+	if (r->src.kind == RECOVER_SRC_DEVICE ||
+	    !uuid_null(r->fs->super->s_journal_uuid) ||
+	    get_be32(raw + JBD2_HDR_MAGIC) != JBD2_MAGIC ||
+	    get_be32(raw + JBD2_HDR_BLOCKTYPE) != JBD2_SUPERBLOCK_V2 || nr <= 1)
+		return;
+	memset(raw + JSB_V1_SIZE, 0, r->fs->blocksize - JSB_V1_SIZE);
+	r->st.garbage_nr_users = nr;
+}
+
 static errcode_t open_journal(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
@@ -118,6 +195,8 @@ static errcode_t open_journal(struct recover_struct *r)
 	if (r->journal_path) {
 		err = jsource_open_path(&r->src, r->journal_path,
 					unix_io_manager, fs->blocksize, rw);
+		if (!err && r->src.kind == RECOVER_SRC_DEVICE)
+			err = check_jdev_super(r);
 		if (err)
 			return err;
 	} else {
@@ -139,6 +218,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		return RECOVER_ET_DUMP_SIZE;
 	if (err)
 		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
+	clear_garbage_fields(r);
 	err = jbd2_decode_super(r->jsb_raw, fs->blocksize, &r->sb);
 	if (err)
 		return err;
@@ -147,8 +227,15 @@ static errcode_t open_journal(struct recover_struct *r)
 				  r->src.kind == RECOVER_SRC_DUMP);
 	if (err)
 		return err;
-	if (r->sb.pub.nr_users > 1)
+	if (r->src.kind == RECOVER_SRC_DEVICE) {
+		err = check_jdev_users(r);
+		if (err)
+			return err;
+	} else if (r->sb.pub.nr_users > JBD2_USERS_MAX) {
+		return RECOVER_ET_SB_NR_USERS;
+	} else if (r->sb.pub.nr_users > 1) {
 		return RECOVER_ET_UNSUPP_MULTIFS;
+	}
 
 	/* Is this journal the filesystem's? */
 	if (r->src.kind == RECOVER_SRC_DEVICE &&
@@ -166,6 +253,49 @@ static errcode_t open_journal(struct recover_struct *r)
 			return err;
 	}
 	return check_fast_commit(r);
+}
+
+/*
+ * -f on a journal device whose ext2 superblock checksum is wrong: e2fsck's
+ * fix, a new checksum, written before anything else.
+ */
+static errcode_t fix_jdev_csum(struct recover_struct *r)
+{
+	unsigned int bs = r->src.blocksize;
+	blk64_t blk = SUPERBLOCK_OFFSET / bs;
+	unsigned char *buf, *jd;
+	errcode_t err;
+
+	buf = malloc(bs);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(r->src.io, blk, 1, buf);
+	if (!err) {
+		jd = buf + SUPERBLOCK_OFFSET % bs;
+		put_le32(jd + ES_CHECKSUM, ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM));
+		err = io_channel_write_blk64(r->src.io, blk, 1, buf);
+	}
+	if (!err)
+		err = io_channel_flush(r->src.io);
+	if (!err)
+		r->fix_jdev_csum = 0;
+	free(buf);
+	return err;
+}
+
+/* What the errors of the journal are about: its path, or the filesystem. */
+static enum recover_about journal_about(const struct recover_struct *r)
+{
+	return r->journal_path ? RECOVER_ABOUT_JOURNAL : RECOVER_ABOUT_FS;
+}
+
+/* Tell the caller what a failure is about (recover_options.error_about). */
+static errcode_t about(const struct recover_options *opts,
+		       enum recover_about what, errcode_t err)
+{
+	if (err && opts && opts->error_about)
+		*opts->error_about = what;
+	return err;
 }
 
 static errcode_t new_handle(const struct recover_options *opts,
@@ -201,6 +331,7 @@ static errcode_t finish_open(struct recover_struct *r, recover_t *ret)
 		ext2fs_has_feature_journal_needs_recovery(r->fs->super);
 	err = open_journal(r);
 	if (err) {
+		about(&r->opts, journal_about(r), err);
 		recover_close(r);
 		return err;
 	}
@@ -219,7 +350,7 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	*ret = NULL;
 	err = new_handle(opts, &r);
 	if (err)
-		return err;
+		return about(opts, RECOVER_ABOUT_NONE, err);
 	err = ext2fs_check_if_mounted(device, &mount_flags);
 	if (!err && (mount_flags & EXT2_MF_MOUNTED))
 		err = RECOVER_ET_MOUNTED;
@@ -241,6 +372,7 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	r->own_fs = 1;
 	return finish_open(r, ret);
 fail:
+	about(opts, RECOVER_ABOUT_FS, err);
 	recover_close(r);
 	return err;
 }
@@ -253,10 +385,10 @@ errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
 
 	*ret = NULL;
 	if (!(fs->flags & EXT2_FLAG_RW) && !(opts && (opts->flags & RECOVER_FL_DRY_RUN)))
-		return EXT2_ET_RO_FILSYS;
+		return about(opts, RECOVER_ABOUT_FS, EXT2_ET_RO_FILSYS);
 	err = new_handle(opts, &r);
 	if (err)
-		return err;
+		return about(opts, RECOVER_ABOUT_NONE, err);
 	r->fs = fs;
 	return finish_open(r, ret);
 }
@@ -321,27 +453,28 @@ void recover_get_stats(recover_t r, struct recover_stats *st)
 errcode_t recover_scan(recover_t r)
 {
 	if (r->scan_err)
-		return r->scan_err;
+		return about(&r->opts, journal_about(r), r->scan_err);
 	if (r->scanned)
 		return 0;
 	r->scan_err = recovery_scan(r);
-	return r->scan_err;
+	return about(&r->opts, journal_about(r), r->scan_err);
 }
 
 errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 {
 	if (r->scan_err)
-		return r->scan_err;
+		return about(&r->opts, journal_about(r), r->scan_err);
 	if (r->scanned)
-		return RECOVER_ET_ALREADY_DONE;
+		return about(&r->opts, RECOVER_ABOUT_FS, RECOVER_ET_ALREADY_DONE);
 	r->event = fn;
 	r->event_data = data;
 	r->scan_err = recovery_scan(r);
 	r->event = NULL;
-	return r->scan_err;
+	return about(&r->opts, journal_about(r), r->scan_err);
 }
 
-errcode_t recover_save(recover_t r, const char *path)
+static errcode_t save(struct recover_struct *r, const char *path,
+		      enum recover_about *what)
 {
 	unsigned int bs = r->src.blocksize;
 	unsigned int chunk = (4U << 20) / bs;
@@ -351,9 +484,11 @@ errcode_t recover_save(recover_t r, const char *path)
 	struct stat st;
 	int fd, regular;
 
+	*what = RECOVER_ABOUT_NONE;
 	buf = malloc((size_t)chunk * bs);
 	if (!buf)
 		return ENOMEM;
+	*what = RECOVER_ABOUT_SAVE;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = errno;
@@ -367,7 +502,10 @@ errcode_t recover_save(recover_t r, const char *path)
 				 (unsigned int)(r->src.blocks - blk) : chunk;
 		size_t len = (size_t)n * bs, done = 0;
 
+		*what = journal_about(r);
 		err = jsource_read(&r->src, blk, n, buf);
+		if (!err)
+			*what = RECOVER_ABOUT_SAVE;
 		while (!err && done < len) {
 			ssize_t w = write(fd, buf + done, len - done);
 
@@ -380,6 +518,8 @@ errcode_t recover_save(recover_t r, const char *path)
 			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
 						r->src.blocks);
 	}
+	if (!err)
+		*what = RECOVER_ABOUT_SAVE;
 	if (!err && fsync(fd))
 		err = errno;
 	if (close(fd) && !err)
@@ -389,6 +529,14 @@ errcode_t recover_save(recover_t r, const char *path)
 out:
 	free(buf);
 	return err;
+}
+
+errcode_t recover_save(recover_t r, const char *path)
+{
+	enum recover_about what;
+	errcode_t err = save(r, path, &what);
+
+	return about(&r->opts, what, err);
 }
 
 /*
@@ -492,15 +640,17 @@ errcode_t recovery_restore_inode(struct recover_struct *r)
 	return 0;
 }
 
-errcode_t recover_replay(recover_t r)
+static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 {
 	struct jsource *jsrc = &r->src;
 	unsigned char *raw = r->jsb_raw;
 	int failed, fs_error;
 	errcode_t err;
 
+	*what = RECOVER_ABOUT_FS;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
+	*what = journal_about(r);
 	err = recover_scan(r);
 	if (err)
 		return err;
@@ -512,8 +662,16 @@ errcode_t recover_replay(recover_t r)
 	 */
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
+	if (r->fix_jdev_csum && !(r->opts.flags & RECOVER_FL_DRY_RUN)) {
+		err = fix_jdev_csum(r);
+		if (err)
+			return err;
+	}
 	if (!r->st.error && r->sb.pub.start) {
 		err = recovery_replay(r);
+		/* Only a tag past the end is the journal's fault. */
+		if (err != RECOVER_ET_TAG_PAST_END)
+			*what = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
 	}
@@ -526,6 +684,7 @@ errcode_t recover_replay(recover_t r)
 		return err;
 
 	/* The replayed blocks are durable before the journal lets go. */
+	*what = RECOVER_ABOUT_FS;
 	err = io_channel_flush(r->fs->io);
 	if (err)
 		return err;
@@ -548,12 +707,24 @@ errcode_t recover_replay(recover_t r)
 	}
 	fs_error = reset_journal_super(r, raw, failed);
 	r->st.fs_errors = fs_error;
+	if (jsrc == &r->src)
+		*what = journal_about(r);
 	err = jsource_write(jsrc, jsrc->sb_block, raw);
 	if (!err && jsrc->own_io)
 		err = io_channel_flush(jsrc->io);
-	if (!err)
-		err = update_fs_super(r, failed, fs_error);
+	if (err)
+		return err;
+	*what = RECOVER_ABOUT_FS;
+	err = update_fs_super(r, failed, fs_error);
 	if (!err)
 		err = io_channel_flush(r->fs->io);
 	return err;
+}
+
+errcode_t recover_replay(recover_t r)
+{
+	enum recover_about what;
+	errcode_t err = replay(r, &what);
+
+	return about(&r->opts, what, err);
 }

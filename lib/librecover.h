@@ -63,6 +63,14 @@ typedef int (*recover_progress_fn)(void *data, enum recover_pass pass,
 				   unsigned long long done,
 				   unsigned long long total);
 
+/* What a failed call's error is about (recover_options.error_about). */
+enum recover_about {
+	RECOVER_ABOUT_NONE = 0,
+	RECOVER_ABOUT_FS,	/* the filesystem (device or image) */
+	RECOVER_ABOUT_JOURNAL,	/* recover_options.journal_path */
+	RECOVER_ABOUT_SAVE,	/* the path given to recover_save() */
+};
+
 struct recover_options {
 	unsigned int	flags;
 	/*
@@ -81,6 +89,14 @@ struct recover_options {
 	io_manager	io_manager;
 	recover_progress_fn progress;
 	void		*progress_data;
+	/*
+	 * Optional: every call that fails (recover_open() included, which
+	 * leaves no handle behind) stores here what its error is about, so
+	 * the caller can name the right path.  Errors about the journal's
+	 * contents or the journal device are RECOVER_ABOUT_JOURNAL when
+	 * journal_path is set, RECOVER_ABOUT_FS otherwise.  NULL: not wanted.
+	 */
+	enum recover_about *error_about;
 };
 
 /* Where the journal came from. */
@@ -180,6 +196,12 @@ struct recover_stats {
 	 * that backup, as e2fsck does, even when the log is empty.
 	 */
 	int		journal_inode_backup;
+	/*
+	 * Nonzero: the s_nr_users an internal journal's superblock claimed
+	 * (more than one).  Its fields after s_errno were garbage: they were
+	 * read as zero, and a replay writes them back zeroed, as e2fsck does.
+	 */
+	unsigned int	garbage_nr_users;
 };
 
 /*
@@ -297,6 +319,14 @@ void recover_close(recover_t r);
 
 /* recover_version - the library's version string. */
 const char *recover_version(void);
+
+/*
+ * recover_error_name - the symbolic name of an error code: "RECOVER_ET_BUSY"
+ * for this library's codes, "EXT2_ET_SHORT_READ" for libext2fs's, "ENOENT"
+ * for errno values.
+ * Returns: the name (static storage), or NULL for a code it does not know.
+ */
+const char *recover_error_name(errcode_t code);
 
 #ifdef __cplusplus
 }

@@ -101,6 +101,8 @@ struct jsource {
 	int		from_backup;
 	ext2_ino_t	ino;
 	struct ext2_inode backup_inode;
+	/* An external journal device's ext2 superblock, as read. */
+	unsigned char	ext2_sb[SUPERBLOCK_SIZE];
 };
 
 errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
@@ -177,6 +179,8 @@ struct recover_struct {
 	int		scanned, replayed;
 	errcode_t	scan_err;	/* a failed scan: returned from then on */
 	int		needs_recovery;	/* filesystem flag at open */
+	int		fix_jdev_csum;	/* -f: rewrite the journal device's
+					 * ext2 superblock checksum */
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;

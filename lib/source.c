@@ -180,16 +180,44 @@ errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
 	return err;
 }
 
+/* Fields of the ext2 superblock of an external journal device. */
+#define JDEV_MAGIC		0x38
+#define JDEV_FEATURE_INCOMPAT	0x60
+
+/* Does block blk of io (in blocksize units) begin a journal superblock? */
+static int jsb_at(io_channel io, unsigned int blocksize, uint64_t blk)
+{
+	unsigned char *buf = malloc(blocksize);
+	uint32_t type;
+	int found = 0;
+
+	if (!buf)
+		return 0;
+	if (!io_channel_read_blk64(io, blk, 1, buf)) {
+		type = get_be32(buf + 4);
+		found = get_be32(buf) == JBD2_MAGIC &&
+			(type == JBD2_SUPERBLOCK_V1 || type == JBD2_SUPERBLOCK_V2);
+	}
+	free(buf);
+	return found;
+}
+
 /*
  * An external journal device carries an ext2 superblock with the
- * journal_dev feature; anything else is taken as a dump file.
+ * journal_dev feature; a dump starts with the journal superblock.  A
+ * journal superblock where a device keeps it, behind an ext2 superblock
+ * without its magic or its journal_dev feature, is a damaged journal
+ * device, not a dump; an ext2 superblock without journal_dev and no
+ * journal superblock is a filesystem named where its journal belongs.
+ * Anything else is taken as a dump (whose superblock check then fails).
  */
 errcode_t jsource_open_path(struct jsource *s, const char *path,
 			    io_manager manager, unsigned int blocksize,
 			    int rw)
 {
-	unsigned char sb[SUPERBLOCK_SIZE];
+	unsigned char *sb = s->ext2_sb;
 	blk64_t size;
+	int ext2_magic, jdev;
 	errcode_t err;
 
 	memset(s, 0, sizeof(*s));
@@ -205,24 +233,37 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		err = io_channel_read_blk64(s->io, 1, -SUPERBLOCK_SIZE, sb);
 	if (err && err != EXT2_ET_SHORT_READ)
 		goto fail;
-	if (!err && get_le16(sb + 0x38) == EXT2_SUPER_MAGIC &&
-	    (get_le32(sb + 0x60) & EXT3_FEATURE_INCOMPAT_JOURNAL_DEV)) {
+	ext2_magic = !err && get_le16(sb + JDEV_MAGIC) == EXT2_SUPER_MAGIC;
+	jdev = ext2_magic && (get_le32(sb + JDEV_FEATURE_INCOMPAT) &
+			      EXT3_FEATURE_INCOMPAT_JOURNAL_DEV);
+	err = io_channel_set_blksize(s->io, blocksize);
+	if (err)
+		goto fail;
+	if (jdev) {
 		s->kind = RECOVER_SRC_DEVICE;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
 		s->blocks = get_le32(sb + 0x04);
 		if (get_le32(sb + 0x60) & EXT4_FEATURE_INCOMPAT_64BIT)
 			s->blocks |= (uint64_t)get_le32(sb + 0x150) << 32;
-	} else {
-		s->kind = RECOVER_SRC_DUMP;
-		s->sb_block = 0;
-		err = ext2fs_get_device_size2(path, blocksize, &size);
-		if (err)
-			goto fail;
-		s->blocks = size;
+		return 0;
 	}
-	err = io_channel_set_blksize(s->io, blocksize);
+	if (!jsb_at(s->io, blocksize, 0)) {
+		if (jsb_at(s->io, blocksize, ext2fs_journal_sb_start(blocksize))) {
+			err = ext2_magic ? RECOVER_ET_JDEV_FEATURE :
+					   RECOVER_ET_JDEV_MAGIC;
+			goto fail;
+		}
+		if (ext2_magic) {
+			err = RECOVER_ET_NOT_JOURNAL_DEV;
+			goto fail;
+		}
+	}
+	s->kind = RECOVER_SRC_DUMP;
+	s->sb_block = 0;
+	err = ext2fs_get_device_size2(path, blocksize, &size);
 	if (err)
 		goto fail;
+	s->blocks = size;
 	return 0;
 fail:
 	jsource_close(s);

@@ -78,6 +78,7 @@ struct cli {
 	int		pass_finished;	/* its 100% was shown */
 	double		pass_start;
 	unsigned int	list_sep;	/* -l --json: objects printed */
+	enum recover_about error_about;	/* set by the library on failure */
 };
 
 static void usage(FILE *f)
@@ -92,8 +93,10 @@ static void usage(FILE *f)
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
 "  -s, --save FILE      write the raw journal to FILE, write nothing else\n"
-"  -f, --force          accept a journal whose UUID does not match; on a corrupt\n"
-"                       log, reset the journal as e2fsck would\n"
+"  -f, --force          go on where e2fsck would: a journal whose UUID does not\n"
+"                       match, a journal device with a bad checksum or without\n"
+"                       this filesystem as its user; on a corrupt log, reset\n"
+"                       the journal as e2fsck would\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
@@ -231,18 +234,66 @@ static void progress_erase(struct cli *c)
 
 /* ---- text and JSON helpers ------------------------------------------------ */
 
-static void json_str(const char *s)
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	unsigned char c = s[0];
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xBF;
 
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string that is valid UTF-8 whatever the bytes (jrecover(8), JSON
+ * OUTPUT): well-formed UTF-8 passes through; control characters and DEL
+ * become \u00XX; every other byte that is not part of well-formed UTF-8
+ * becomes \uDCXX, XX its value, the "surrogateescape" convention of
+ * PEP 383, so the original bytes of a path can be recovered exactly.
+ */
+static void json_str(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	putchar('"');
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			printf("\\%c", *s++);
+		} else if (*s < 0x20 || *s == 0x7F) {
+			printf("\\u%04x", *s++);
+		} else if (*s < 0x80) {
+			putchar(*s++);
+		} else if ((n = utf8_len(s))) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+		} else {
+			printf("\\udc%02x", *s++);
+		}
 	}
 	putchar('"');
 }
@@ -608,7 +659,8 @@ static int list_event(void *data, const struct recover_event *ev)
  * A hint promises e2fsck's result from -f only where -f gives it byte for
  * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
  */
-static const char *advice(errcode_t err, const struct recover_stats *st)
+static const char *advice(errcode_t err, const struct recover_stats *st,
+			  enum recover_about what)
 {
 	int in_log = st && st->error == err;
 
@@ -622,6 +674,31 @@ static const char *advice(errcode_t err, const struct recover_stats *st)
 		return "run e2fsck, which replays fast commits";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
+	if (err == RECOVER_ET_JDEV_MAGIC || err == RECOVER_ET_JDEV_FEATURE ||
+	    err == RECOVER_ET_NOT_JOURNAL_DEV)
+		return "check that -j names this filesystem's journal device "
+		       "(dumpe2fs -h shows journal_dev on it)";
+	if (err == RECOVER_ET_JDEV_UUID)
+		return "check that -j names this filesystem's journal device: its "
+		       "UUID must be the filesystem's journal UUID (dumpe2fs -h of both)";
+	if (err == RECOVER_ET_JDEV_BLOCKSIZE)
+		return "check that -j names this filesystem's journal device: "
+		       "its block size must be the filesystem's";
+	if (err == RECOVER_ET_JDEV_CSUM)
+		return "check that -j names this filesystem's journal device; "
+		       "-f rewrites the checksum and replays, as e2fsck -y does";
+	if (err == RECOVER_ET_JDEV_USERS)
+		return "check that -j names this filesystem's journal device "
+		       "(dumpe2fs -h lists its users); -f replays it anyway, as e2fsck does";
+	if (err == RECOVER_ET_SB_NR_USERS)
+		return "the journal superblock is damaged; check that -j names "
+		       "this filesystem's journal";
+	if (err == RECOVER_ET_UNSUPP_MULTIFS)
+		return "neither e2fsck nor the kernel replays a journal shared "
+		       "by several filesystems";
+	if (what == RECOVER_ABOUT_JOURNAL && (err == RECOVER_ET_MAGIC_BAD ||
+					      err == RECOVER_ET_SB_TYPE))
+		return "check that -j names a journal device or a saved journal dump";
 	if ((err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT) &&
 	    in_log)
 		return "nothing was written; -f resets the journal as e2fsck would, "
@@ -642,10 +719,27 @@ static const char *advice(errcode_t err, const struct recover_stats *st)
 	return NULL;
 }
 
+/* The path an error is about, as the library says. */
+static const char *error_path(const struct cli *c)
+{
+	if (c->error_about == RECOVER_ABOUT_JOURNAL && c->opts.journal_path)
+		return c->opts.journal_path;
+	if (c->error_about == RECOVER_ABOUT_SAVE && c->save_path)
+		return c->save_path;
+	return c->device;
+}
+
+/*
+ * An error about the filesystem reads "jrecover: MESSAGE while WHAT IMG";
+ * one about another path (the -j journal, the -s file) is reported
+ * against that path: "jrecover: PATH: MESSAGE while WHAT IMG".
+ */
 static int fail(struct cli *c, errcode_t err, const char *what,
 		const struct recover_stats *st)
 {
-	const char *a = advice(err, st);
+	const char *a = advice(err, st, c->error_about);
+	const char *path = error_path(c);
+	const char *name;
 
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
@@ -659,10 +753,15 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 			"run jrecover again" : "nothing was written");
 	} else {
 		if (st && st->error == err)
-			fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
+			fprintf(stderr, "%s: %s: %s at %s\n", prog, path,
 				error_message(err), where(&st->error_at));
-		com_err(prog, err, "while %s %s%s%s", what, c->device,
-			a ? ": " : "", a ? a : "");
+		if (path != c->device)
+			fprintf(stderr, "%s: %s: %s while %s %s%s%s\n", prog, path,
+				error_message(err), what, c->device,
+				a ? ": " : "", a ? a : "");
+		else
+			com_err(prog, err, "while %s %s%s%s", what, c->device,
+				a ? ": " : "", a ? a : "");
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");
@@ -670,6 +769,14 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 		printf(",\"exit\":%d,\"error\":",
 		       err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR);
 		json_str(error_message(err));
+		printf(",\"code\":");
+		name = recover_error_name(err);
+		if (name)
+			json_str(name);
+		else
+			printf("null");
+		printf(",\"path\":");
+		json_str(path);
 		if (st && st->error == err) {
 			printf(",");
 			json_where("error_at", &st->error_at);
@@ -677,6 +784,29 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 		printf("}\n");
 	}
 	return err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR;
+}
+
+/*
+ * An internal journal's superblock claiming several users: not a shared
+ * journal but a damaged superblock, whose fields after s_errno the
+ * library read (and a replay writes back) as zero, as e2fsck does.
+ */
+static void note_garbage(const struct cli *c, const struct recover_stats *st,
+			 int needs_recovery)
+{
+	const char *then = "";
+
+	if (!st->garbage_nr_users || c->quiet || c->json)
+		return;
+	if (!needs_recovery)
+		then = "; nothing to replay, so they stay on disk (e2fsck "
+		       "would clear them)";
+	else if (!(c->opts.flags & RECOVER_FL_DRY_RUN))
+		then = " (the replay writes them zeroed)";
+	fprintf(stderr, "%s: %s: the journal superblock claims %u users, but an "
+		"internal journal has one: its fields after s_errno are garbage "
+		"and were taken as zero, as e2fsck does%s\n", prog, c->device,
+		st->garbage_nr_users, then);
 }
 
 /* ---- the replay report ---------------------------------------------------- */
@@ -793,6 +923,7 @@ static int run(struct cli *c)
 	errcode_t err;
 	int status;
 
+	c->opts.error_about = &c->error_about;
 	err = recover_open(c->device, &c->opts, &r);
 	if (err == RECOVER_ET_NO_JOURNAL && c->mode != MODE_SAVE) {
 		/* Nothing to replay, list or report: like a clean journal. */
@@ -808,6 +939,8 @@ static int run(struct cli *c)
 	if (err)
 		return fail(c, err, "opening", NULL);
 	recover_get_super(r, &sb);
+	recover_get_stats(r, &st);
+	note_garbage(c, &st, recover_needs_recovery(r));
 
 	if (c->mode == MODE_SAVE) {
 		err = recover_save(r, c->save_path);

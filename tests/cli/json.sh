@@ -21,7 +21,13 @@
 #    (current and not), an external journal; each with -i, -n, -l and the
 #    replay; -s of an internal journal, a dump and an external journal
 #    ("bytes" the size of the file saved, "journal" as -i has it), and -s
-#    into a path that cannot be created (the error object, 8).
+#    into a path that cannot be created (the error object, 8);
+#  - the error object's "code" (the symbolic name: errno, EXT2_ET_,
+#    RECOVER_ET_, the last checked against recover_err.et's message) and
+#    "path" (the filesystem, the -j journal or the -s file it is about);
+#  - a path with bytes that are not UTF-8, a control character and a
+#    quote: escaped as jrecover(8) says, parsed by jq, and given back byte
+#    for byte by Python's surrogateescape decoding (when python3 is there).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -51,7 +57,7 @@ def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
 	"journal", "log"];
 def save_keys: ["filesystem", "exit", "saved", "bytes", "journal"];
-def error_keys: ["filesystem", "exit", "error"];
+def error_keys: ["filesystem", "exit", "error", "code", "path"];
 def error_optional: ["error_at"];
 def list_keys: {
 	descriptor: ["type", "tid", "block", "tags"],
@@ -151,7 +157,9 @@ def report:
 	elif has("error") then
 		fields("error object"; error_keys; error_optional) +
 		typed("error object"; {filesystem: (.filesystem | type == "string"),
-			exit: (.exit | IN(8, 32)), error: (.error | type == "string")}) +
+			exit: (.exit | IN(8, 32)), error: (.error | type == "string"),
+			code: (.code == null or (.code | type == "string" and test("^(RECOVER_ET|EXT2_ET)_[A-Z0-9_]+$|^E[A-Z0-9]+$"))),
+			path: (.path | type == "string")}) +
 		(if has("error_at") then .error_at | where("error_at") else [] end)
 	else ["an object of no documented kind: \(keys)"] end;
 EOF
@@ -392,6 +400,7 @@ jq_true abandon.i.json '.log | has("error") and has("error_at")' "abandoned reco
 J abandon.8.json "$img"
 [ "$RUN_RC" -eq 8 ] || fail "abandoned recovery: the replay exited $RUN_RC, not 8"
 jq_true abandon.8.json 'has("error") and has("error_at") and .exit == 8' "abandoned recovery: the error object"
+jq_is abandon.8.json '"\(.code) \(.path)"' "RECOVER_ET_BAD_CSUM_TXN $img" "abandoned recovery: code and path"
 jq_is abandon.8.json .error_at.tid 2 "abandoned recovery: error_at"
 [ "$(sha256_of "$img")" = "$sum" ] || fail "abandoned recovery: exit 8 but the image changed"
 J abandon.f.json -f "$img"
@@ -404,7 +413,12 @@ for mode in "" -i -l -n; do
 	J open$mode.json $mode does-not-exist.img
 	[ "$RUN_RC" -eq 8 ] || fail "a missing image: --json $mode exited $RUN_RC, not 8"
 	jq_is open$mode.json '"\(.filesystem) \(has("error_at"))"' "does-not-exist.img false" "a missing image ($mode)"
+	jq_is open$mode.json '"\(.code) \(.path)"' "ENOENT does-not-exist.img" "a missing image ($mode)"
 done
+# A file that is no filesystem: libext2fs's code, by name.
+mkdata notfs.bin 4096 64 -f 0
+J notfs.json -i notfs.bin
+jq_is notfs.json '"\(.code) \(.path)"' "EXT2_ET_BAD_MAGIC notfs.bin" "not a filesystem"
 
 # --- a dump and an external journal ----------------------------------------------------
 img=dump.img
@@ -425,6 +439,8 @@ cmp -s dump.journal dump.copy || fail "dump -s: the copy differs from the dump"
 J nodir.s.json -s no/such/dir/x.journal "$img"
 [ "$RUN_RC" -eq 8 ] || fail "-s into a path that cannot be created exited $RUN_RC, not 8"
 jq_true nodir.s.json 'has("error") and (has("saved") | not)' "-s into a path that cannot be created"
+jq_is nodir.s.json '"\(.code) \(.path) \(.filesystem)"' "ENOENT no/such/dir/x.journal $img" \
+	"-s into a path that cannot be created: the error is about the file"
 
 set_format 4k-64-none
 # shellcheck disable=SC2086
@@ -442,5 +458,48 @@ J ext.r.json -j ext.jdev ext.img
 jq_is ext.r.json '"\(.journal.source) \(.replayed) \(.revoked)"' "device 10 3" "external replay"
 J ext.s.json -s ext.save -j ext.jdev ext.img
 jq_is ext.s.json '"\(.journal.source) \(.bytes)"' "device $(wc -c < ext.jdev)" "external -s"
+
+# --- errors about the -j path: "path" is the journal's, "code" its name ------------
+J nojdev.json -j no-such.jdev ext.img
+jq_is nojdev.json '"\(.code) \(.path) \(.filesystem)"' "ENOENT no-such.jdev ext.img" "a missing -j path"
+copy_img ext.jdev ext-uuid.jdev
+poke ext-uuid.jdev $((1024 + 0x68)) 01
+J extuuid.json -j ext-uuid.jdev ext.img
+jq_is extuuid.json '"\(.code) \(.path) \(.exit)"' "RECOVER_ET_JDEV_UUID ext-uuid.jdev 8" "a journal device of another filesystem"
+# The name goes with the message the .et table gives it.
+jq_is extuuid.json .error "$(sed -n '/^ec[[:space:]]*RECOVER_ET_JDEV_UUID,/{n;s/^[[:space:]]*"\(.*\)"$/\1/p;}' \
+	"$top_srcdir/lib/recover_err.et")" "RECOVER_ET_JDEV_UUID's message"
+J fsjdev.json -j "$img" ext.img
+jq_is fsjdev.json '"\(.code) \(.path)"' "RECOVER_ET_NOT_JOURNAL_DEV $img" "a filesystem named as the journal"
+
+# --- strings are valid UTF-8 whatever the bytes of a path ----------------------------
+# u, 0xff (not UTF-8), 0x01 (a control character), é (UTF-8), "quote",
+# 0xed 0xa0 0x80 (an encoded surrogate, not UTF-8), 0xc3 (cut short).
+odd=$(printf 'u\377\001\303\251"q\355\240\200\303.img')
+want='"u\udcff\u0001'$(printf '\303\251')'\"q\udced\udca0\udc80\udcc3.img"'
+copy_img ext.img "$odd"
+J odd.i.json -i -j ext.jdev "$odd"
+[ "$RUN_RC" -eq 0 ] || fail "an odd path: -i exited $RUN_RC"
+NCASES=$((NCASES + 1))
+grep -F -q "\"filesystem\":$want," odd.i.json ||
+	fail "an odd path: \"filesystem\" is not $want"
+J odd.err.json -j "no-$odd" "$odd"
+grep -F -q "\"path\":\"no-${want#\"}" odd.err.json ||
+	fail "an odd path: the error's \"path\" is not no-$want"
+jq_is odd.err.json .code ENOENT "an odd path: the error's code"
+# Every byte outside well-formed UTF-8 comes back with the surrogateescape
+# convention (PEP 383).
+if command -v python3 > /dev/null 2>&1; then
+	NCASES=$((NCASES + 1))
+	python3 -c '
+import json, os, sys
+o = json.loads(open("odd.i.json", "rb").read().decode("utf-8"))
+sys.exit(0 if o["filesystem"].encode("utf-8", "surrogateescape") ==
+         os.fsencode(sys.argv[1]) else 1)' "$odd" ||
+		fail "an odd path: python3 does not get the path back from \"filesystem\""
+else
+	say "(python3 not found: the round trip of an odd path is not checked)"
+fi
+rm -f "$odd"
 
 end_test

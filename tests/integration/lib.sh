@@ -473,6 +473,8 @@ show_journal() {
 #          where e2fsck does more than replay (say why in the test)
 #   -o OPT give jrecover this option too (for the replay, -n and the
 #          LIBRECOVER_FULL_REVOKE run), e.g. -o -f
+#   -a OPT the same, and for -i and the second run too (where the journal
+#          stays one that jrecover accepts only with OPT), e.g. -a -f
 # IMG (and JDEV) are left untouched.  Replays CASE.e2fsck.img with e2fsck
 # and CASE.jrecover.img with jrecover (CASE = IMG without .img), checks that
 # -i and -n write nothing, compares the results, checks that a second
@@ -483,8 +485,10 @@ oracle_compare() {
 	_expf=0
 	_skipx=
 	_jopts=
+	_aopts=
 	while :; do
 		case ${1:-} in
+		-a) _aopts="$_aopts $2"; _jopts="$_jopts $2"; shift 2 ;;
 		-e) _exp=$2; shift 2 ;;
 		-x) _skipx="$_skipx -x $2"; shift 2 ;;
 		-o) _jopts="$_jopts $2"; shift 2 ;;
@@ -539,7 +543,8 @@ oracle_compare() {
 	fi
 
 	# -i and -n write nothing and succeed.
-	jrecover -i ${_bj:+-j "$_bj"} "$_b"
+	# shellcheck disable=SC2086
+	jrecover -i $_aopts ${_bj:+-j "$_bj"} "$_b"
 	case $_exp:$RUN_RC in
 	*:0|8:8) ;;
 	*) fail "$_case: jrecover -i exited $RUN_RC, not 0" ;;
@@ -628,7 +633,8 @@ oracle_compare() {
 	# Replaying again finds nothing to do and writes nothing.
 	copy_img "$_b" "$_case.once.img"
 	if [ -n "$_jdev" ]; then copy_img "$_bj" "$_case.once.jdev"; fi
-	jrecover ${_bj:+-j "$_bj"} "$_b"
+	# shellcheck disable=SC2086
+	jrecover $_aopts ${_bj:+-j "$_bj"} "$_b"
 	[ "$RUN_RC" -eq 0 ] ||
 		fail "$_case: a second jrecover run exited $RUN_RC, not 0"
 	same_as "$_b" "$_bj" "$_case.once.img" "$_case.once.jdev" ||
