@@ -1,0 +1,453 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# klib.sh --- journals written by this machine's kernel, for tests/kernel.
+#
+# Sourced by tests/kernel/*.sh instead of tests/integration/lib.sh (it
+# sources lib.sh itself, so oracle_compare, fail, end_test, mkimg and the
+# fixed UUIDs are all there):
+#
+#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/kernel/klib.sh"
+#
+# It skips the test (77) unless it runs as root on a machine that can
+# loop-mount ext4.  What it gives:
+#
+#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] WORKLOAD OUT.img
+#                      [MKFS_OPTS [MOUNT_OPTS]]
+#       Makes OUT.img (and, with -j, the external journal OUT.jdev of JSIZE)
+#       in the state a crash leaves: mke2fs (lib.sh's mkimg, SIZE default
+#       32M) with MKFS_OPTS, a loop mount with MOUNT_OPTS, the shell
+#       function wl_WORKLOAD called with the mount point, EXT4_IOC_SHUTDOWN
+#       (HOW: nologflush, the default, or logflush), then a copy of the
+#       image taken before the umount.  Dies unless the copy has
+#       needs_recovery set and a journal with s_start != 0.  The image as
+#       the umount leaves it is kept too, as OUT.umounted.img (and .jdev).
+#       A workload may set KW_AFTER to a command run after the copy and
+#       before the umount (to close the files it holds open, to wait for
+#       its writer).
+#   kernel_replay IMG OUT [JDEV OUTJ]
+#       OUT (and OUTJ) = a copy of IMG (and JDEV) mounted read-write once,
+#       so the kernel replays its journal (fast commits included) and
+#       releases its orphan inodes, then unmounted.
+#   tree_list IMG OUT [JDEV]
+#       Mounts IMG read-only (loop device read-only too, and noload: a
+#       journal that still needs replaying is an error) and writes to OUT
+#       every path with its type, mode, link count, owner, size, the
+#       sha256 of a regular file's contents or a symbolic link's target,
+#       and its extended attributes, sorted by path.
+#   tree_compare A B WHAT
+#       The listings A and B are the same; else a failure naming WHAT.
+#   journal_state IMG [JDEV]
+#       Prints "needs_recovery=yes|no start=S errno=E" from dumpe2fs.
+#   log_wraps IMG [JDEV]
+#       True if the log, walked by debugfs's logdump, goes past the
+#       journal's last block to its first.
+#   kernel_counted
+#       Counts one kernel journal compared with e2fsck (printed at the
+#       end as "kernel journals compared with e2fsck: N").
+#
+# Workloads (each one an wl_NAME function taking the mount point; all
+# of them commit by fsync only, never sync(1)/syncfs, so that every
+# transaction stays in the log):
+#   wl_mixed      creates, appends, overwrites, renames, hard and
+#                 symbolic links, unlinks, truncates, fallocate (allocate,
+#                 keep-size, punch, zero range), a directory tree
+#   wl_fc_mixed   the same shapes as the fast-commit engine takes them
+#                 (on a filesystem with fast_commit most become fast
+#                 commits); no extended attributes, which force full
+#                 commits
+#   wl_fc_stale   wl_fc_mixed, then an extended attribute (fast-commit
+#                 ineligible: a full commit) and more full commits: the
+#                 fast-commit area keeps blocks of an older transaction
+#   wl_fc_none    only operations that are fast-commit ineligible
+#                 (extended attributes, a renamed directory): the area
+#                 is never written
+# For a filesystem with fast commits (mke2fs -O fast_commit), e.g.
+#     kernel_crash_image fc_mixed fc.img "-O fast_commit"
+#     kernel_replay fc.img fc.kernel.img
+#     tree_list fc.kernel.img fc.kernel.tree
+# gives the journal and the kernel's own replay of it, which is the judge
+# for fast commits (e2fsck 1.47.0 is wrong on them).
+#
+# Why the copy before the umount is the crash state: the filesystem
+# writes through the loop driver, which writes (buffered, DIO off) into
+# the backing file's page cache; cp reads the same page cache, so it sees
+# exactly what reached the "disk".  What the filesystem had not sent to
+# the loop device (dirty buffers in the loop device's own cache) is what
+# a power cut loses.  Before copying, the loop devices' in-flight request
+# counts are waited to 0, so no write is half way through the copy.  The
+# umount then writes the committed metadata still dirty in the device's
+# cache home, which a crash never does.
+#
+# Variables start with _k to stay out of the way of lib.sh's and the
+# tests' own (sh has no locals).
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+KWORK=$top_builddir/tests/kernel/kwork
+KMOUNTS=
+KLOOPS=
+KPIDS=
+KJOURNALS=0
+
+[ -x "$KWORK" ] || die "$KWORK not built: run the tests with 'make check'"
+[ "$(id -u)" = 0 ] || skip "not root: cannot loop-mount"
+for _k in mount umount losetup; do
+	command -v "$_k" > /dev/null 2>&1 || skip "$_k not found"
+done
+
+# Undo whatever is still mounted or attached, last first.
+kcleanup() {
+	for _kp in $KPIDS; do
+		kill "$_kp" 2> /dev/null
+	done
+	for _km in $KMOUNTS; do
+		umount "$_km" 2> /dev/null || umount -l "$_km" 2> /dev/null
+	done
+	for _kl in $KLOOPS; do
+		losetup -d "$_kl" 2> /dev/null
+	done
+	KMOUNTS=
+	KLOOPS=
+	KPIDS=
+}
+trap '_rc=$?; kcleanup; (exit $_rc); _cleanup' EXIT
+
+# kloop FILE [-r]: attach FILE to a free loop device, named in KLOOP.
+kloop() {
+	KLOOP=$(losetup -f --show ${2:+"$2"} "$1" 2> "$SCRATCH/.losetup.err") || {
+		cat "$SCRATCH/.losetup.err"
+		KLOOP=
+		skip "no loop device (losetup -f failed)"
+	}
+	KLOOPS="$KLOOP $KLOOPS"
+}
+
+# kunloop DEV: detach DEV.
+kunloop() {
+	losetup -d "$1" || die "losetup -d $1 failed"
+	_kul=
+	for _kud in $KLOOPS; do
+		[ "$_kud" = "$1" ] || _kul="$_kul $_kud"
+	done
+	KLOOPS=$_kul
+}
+
+# kmount DEV OPTS: mount DEV (ext4, with OPTS) on a new directory named in
+# KMNT.  The first mount that fails skips the test: the machine does not
+# allow loop mounts.  Later ones are failures of the test.
+KMOUNTED_ONCE=0
+kmount() {
+	KMNT=$(mktemp -d "$SCRATCH/mnt.XXXXXX") || die "mktemp -d failed"
+	if ! mount -t ext4 ${2:+-o "$2"} "$1" "$KMNT" 2> "$SCRATCH/.mount.err"
+	then
+		cat "$SCRATCH/.mount.err"
+		rmdir "$KMNT"
+		[ "$KMOUNTED_ONCE" = 1 ] || skip "cannot mount a loop device here"
+		die "mount -t ext4 ${2:+-o $2 }$1 failed"
+	fi
+	KMOUNTED_ONCE=1
+	KMOUNTS="$KMNT $KMOUNTS"
+}
+
+# kumount MNT: unmount MNT and remove it.
+kumount() {
+	umount "$1" || die "umount $1 failed"
+	rmdir "$1"
+	_kul=
+	for _kud in $KMOUNTS; do
+		[ "$_kud" = "$1" ] || _kul="$_kul $_kud"
+	done
+	KMOUNTS=$_kul
+}
+
+# kquiet DEV...: wait until no request is in flight on the loop devices.
+kquiet() {
+	for _kqd in "$@"; do
+		_kqf=/sys/block/${_kqd#/dev/}/inflight
+		[ -r "$_kqf" ] || continue
+		_kqn=0
+		while [ "$(tr -s ' \t' '  ' < "$_kqf")" != " 0 0" ]; do
+			_kqn=$((_kqn + 1))
+			[ "$_kqn" -lt 500 ] || die "$_kqd still busy after 5 s"
+			sleep 0.01
+		done
+	done
+}
+
+# journal_state IMG [JDEV]
+journal_state() {
+	if dumpe2fs -h "$1" 2> /dev/null | grep -q '^Filesystem features:.*needs_recovery'
+	then
+		_kr=yes
+	else
+		_kr=no
+	fi
+	dumpe2fs -h "${2:-$1}" 2> /dev/null > "$SCRATCH/.jstate"
+	_ks=$(sed -n 's/^Journal start: *//p' "$SCRATCH/.jstate")
+	_ke=$(sed -n 's/^Journal errno: *//p' "$SCRATCH/.jstate")
+	say "needs_recovery=$_kr start=${_ks:-?} errno=${_ke:-0}"
+}
+
+# log_wraps IMG [JDEV]: see the header.
+log_wraps() {
+	debugfs -R "logdump${2:+ -f $2}" "$1" 2> /dev/null | head -c 4000000 |
+		awk '/^Found expected sequence/ {
+			b = $NF + 0
+			if (seen && b < last) wrapped = 1
+			last = b; seen = 1
+		}
+		END { exit wrapped ? 0 : 1 }'
+}
+
+kernel_counted() {
+	KJOURNALS=$((KJOURNALS + 1))
+}
+
+# kernel_crash_image: see the header.
+kernel_crash_image() {
+	_ksize=32M
+	_kjsize=
+	_khow=nologflush
+	_ktree=
+	while :; do
+		case ${1:-} in
+		-s) _ksize=$2; shift 2 ;;
+		-j) _kjsize=$2; shift 2 ;;
+		-k) _khow=$2; shift 2 ;;
+		-t) _ktree=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_kwl=$1
+	_kout=$2
+	_kmkfs=${3:-}
+	_kmopts=${4:-}
+	_kbase=${_kout%.img}
+	_kjl=
+	_kjdev=
+
+	say ""
+	say "--- kernel journal $_kout: workload $_kwl, mke2fs ${_kmkfs:-(defaults)}," \
+		"mount ${_kmopts:-(defaults)}${_kjsize:+, external journal of $_kjsize}"
+	if [ -n "$_kjsize" ]; then
+		# mke2fs -J device= wants the journal as a block device.
+		case " $_kmkfs " in
+		*" -b 1024 "*) _kjbs=1024 ;;
+		*" -b 2048 "*) _kjbs=2048 ;;
+		*) _kjbs=4096 ;;
+		esac
+		_kjdev=$_kbase.live.jdev
+		mkjdev "$_kjdev" "$_kjsize" "$_kjbs"
+		kloop "$_kjdev"
+		_kjl=$KLOOP
+		# shellcheck disable=SC2086
+		mkimg "$_kbase.live.img" "$_ksize" -J device="$_kjl" $_kmkfs
+		_kmopts=${_kmopts:+$_kmopts,}journal_path=$_kjl
+	else
+		# shellcheck disable=SC2086
+		mkimg "$_kbase.live.img" "$_ksize" $_kmkfs
+	fi
+	kloop "$_kbase.live.img"
+	_kl=$KLOOP
+	kmount "$_kl" "$_kmopts"
+	_km=$KMNT
+	KW_AFTER=
+	KW_IMG=$_kbase.live.img
+	KW_JDEV=$_kjdev
+	"wl_$_kwl" "$_km" || die "workload $_kwl failed"
+	if [ -n "$_ktree" ]; then
+		tree_of "$_km" "$_ktree"
+		say "tree before the shutdown: $(wc -l < "$_ktree") paths in $_ktree"
+	fi
+	"$KWORK" shutdown "$_km" "$_khow" || die "the shutdown of $_km failed"
+	kquiet "$_kl" $_kjl
+	copy_img "$_kbase.live.img" "$_kout"
+	[ -z "$_kjl" ] || copy_img "$_kjdev" "$_kbase.jdev"
+	if [ -n "$KW_AFTER" ]; then
+		eval "$KW_AFTER" || die "$KW_AFTER failed"
+	fi
+	kumount "$_km"
+	kunloop "$_kl"
+	[ -z "$_kjl" ] || kunloop "$_kjl"
+	mv "$_kbase.live.img" "$_kbase.umounted.img" || die "mv failed"
+	[ -z "$_kjl" ] || mv "$_kjdev" "$_kbase.umounted.jdev" || die "mv failed"
+
+	_kst=$(journal_state "$_kout" ${_kjl:+"$_kbase.jdev"})
+	say "crash state of $_kout: $_kst"
+	case $_kst in
+	needs_recovery=yes\ start=0\ *|needs_recovery=no*)
+		die "$_kout: the workload left no journal to replay ($_kst)" ;;
+	needs_recovery=yes\ start=[1-9]*) ;;
+	*) die "$_kout: cannot read its journal state ($_kst)" ;;
+	esac
+}
+
+# kernel_replay IMG OUT [JDEV OUTJ]: see the header.
+kernel_replay() {
+	copy_img "$1" "$2"
+	_kjl=
+	if [ -n "${3:-}" ]; then
+		copy_img "$3" "$4"
+		kloop "$4"
+		_kjl=$KLOOP
+	fi
+	kloop "$2"
+	_kl=$KLOOP
+	kmount "$_kl" "${_kjl:+journal_path=$_kjl}"
+	kumount "$KMNT"
+	kunloop "$_kl"
+	[ -z "$_kjl" ] || kunloop "$_kjl"
+	say "kernel replay of $1 into $2: $(journal_state "$2" ${3:+"$4"})"
+}
+
+# tree_of DIR OUT: the listing of the tree mounted at DIR (see tree_list).
+tree_of() {
+	(
+		cd "$1" || exit 1
+		find . -printf '%p\t%y\t%m\t%n\t%U:%G\t%s\n' | sort |
+		while IFS='	' read -r _kp _kt _kmode _kn _ko _ksz; do
+			case $_kt in
+			f) _kh=$(sha256_of "$_kp") ;;
+			l) _kh=$(readlink "$_kp" | sha256sum | cut -d' ' -f1) ;;
+			*) _kh=- ;;
+			esac
+			_kx=$("$KWORK" xattrs "$_kp" | tr '\n' ' ') || exit 1
+			printf '%s %s %s %s %s %s %s %s\n' "$_kp" "$_kt" \
+				"$_kmode" "$_kn" "$_ko" "$_ksz" "$_kh" "$_kx"
+		done
+	) > "$2" || die "cannot list the tree at $1"
+}
+
+# tree_list IMG OUT [JDEV]: see the header.
+tree_list() {
+	case $(journal_state "$1" ${3:+"$3"}) in
+	needs_recovery=no*) ;;
+	*) die "tree_list $1: its journal still needs replaying" ;;
+	esac
+	kloop "$1" -r
+	_kl=$KLOOP
+	kmount "$_kl" ro,noload
+	tree_of "$KMNT" "$2"
+	kumount "$KMNT"
+	kunloop "$_kl"
+	say "tree of $1: $(wc -l < "$2") paths in $2"
+}
+
+# tree_compare A B WHAT: see the header.
+tree_compare() {
+	NCASES=$((NCASES + 1))
+	if diff -u "$1" "$2" > "$SCRATCH/.tree.diff"; then
+		say "$3: trees identical ($1, $2)"
+	else
+		sed 's/^/    /' "$SCRATCH/.tree.diff" | head -n 60
+		fail "$3: the trees differ ($1 against $2)"
+	fi
+}
+
+# kernel_compare [-t LIVE_TREE] [-O "ORACLE_OPTIONS"] IMG [JDEV]
+# The crash image through lib.sh's oracle_compare (with ORACLE_OPTIONS),
+# then the kernel's replay of it against jrecover's, as trees; with -t,
+# the kernel's tree must also be the one listed before the shutdown
+# (everything the workload fsynced survived the crash).
+kernel_compare() {
+	_kct=
+	_kco=
+	while :; do
+		case ${1:-} in
+		-t) _kct=$2; shift 2 ;;
+		-O) _kco=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	_kcb=${1%.img}
+	# shellcheck disable=SC2086
+	oracle_compare $_kco "$@"
+	kernel_counted
+	kernel_replay "$1" "$_kcb.kernel.img" ${2:+"$2" "$_kcb.kernel.jdev"}
+	tree_list "$_kcb.kernel.img" "$_kcb.kernel.tree" ${2:+"$_kcb.kernel.jdev"}
+	if [ -n "$_kct" ]; then
+		tree_compare "$_kct" "$_kcb.kernel.tree" \
+			"$_kcb: the tree before the shutdown against the kernel's replay"
+	fi
+	[ "$ORACLE_ONLY" = 1 ] && return
+	tree_list "$_kcb.jrecover.img" "$_kcb.jrecover.tree" \
+		${2:+"$_kcb.jrecover.jdev"}
+	tree_compare "$_kcb.kernel.tree" "$_kcb.jrecover.tree" \
+		"$_kcb: the kernel's replay against jrecover's"
+}
+
+# kend_test: lib.sh's end_test, with the count of kernel journals.
+kend_test() {
+	say "kernel journals compared with e2fsck: $KJOURNALS"
+	end_test
+}
+
+# --- workloads ----------------------------------------------------------------
+
+# wl_mixed MNT
+wl_mixed() {
+	_kw=$1
+	mkdir -p "$_kw/d1/d2" "$_kw/d3" &&
+	"$KWORK" fsync "$_kw" "$_kw/d1" &&
+	"$KWORK" write "$_kw/d1/a" 0 40000 1 &&
+	"$KWORK" write "$_kw/d1/d2/b" 0 300000 2 &&
+	"$KWORK" append "$_kw/d1/a" 5000 3 &&
+	"$KWORK" write "$_kw/d1/d2/b" 8192 12288 4 &&
+	"$KWORK" write "$_kw/sparse" 1048576 4096 5 &&
+	"$KWORK" fallocate "$_kw/falloc" alloc 0 262144 &&
+	"$KWORK" fallocate "$_kw/falloc" keep 262144 131072 &&
+	"$KWORK" fallocate "$_kw/d1/d2/b" punch 16384 65536 &&
+	"$KWORK" fallocate "$_kw/d1/d2/b" zero 131072 16384 &&
+	"$KWORK" write "$_kw/d3/c" 0 100000 6 &&
+	"$KWORK" truncate "$_kw/d3/c" 20000 &&
+	ln "$_kw/d1/a" "$_kw/d3/a-link" && "$KWORK" fsync "$_kw/d3" &&
+	ln -s ../d1/d2/b "$_kw/d3/b-sym" && "$KWORK" fsync "$_kw/d3" &&
+	mv "$_kw/d3/c" "$_kw/d1/c-moved" &&
+	"$KWORK" fsync "$_kw/d3" "$_kw/d1" &&
+	"$KWORK" write "$_kw/gone" 0 70000 7 &&
+	rm "$_kw/gone" && "$KWORK" fsync "$_kw" &&
+	"$KWORK" setxattr "$_kw/d1/a" user.test "kernel journal" &&
+	"$KWORK" write "$_kw/d1/last" 0 9000 8
+}
+
+# The fast-commit shapes: kept to what ext4 can log as fast commits
+# (inode, data range, dentry add/delete) except where said.
+wl_fc_mixed() {
+	_kw=$1
+	mkdir "$_kw/fc" && "$KWORK" fsync "$_kw" &&
+	"$KWORK" write "$_kw/fc/a" 0 20000 11 &&
+	"$KWORK" write "$_kw/fc/b" 0 200000 12 &&
+	"$KWORK" append "$_kw/fc/a" 9000 13 &&
+	"$KWORK" write "$_kw/fc/b" 40960 8192 14 &&
+	mv "$_kw/fc/a" "$_kw/fc/a2" && "$KWORK" fsync "$_kw/fc/a2" &&
+	ln "$_kw/fc/b" "$_kw/fc/b-link" && "$KWORK" fsync "$_kw/fc/b" &&
+	"$KWORK" write "$_kw/fc/c" 0 50000 15 &&
+	rm "$_kw/fc/c" && "$KWORK" fsync "$_kw/fc" &&
+	"$KWORK" truncate "$_kw/fc/b" 100000 &&
+	"$KWORK" fallocate "$_kw/fc/f" alloc 0 65536 &&
+	"$KWORK" fallocate "$_kw/fc/f" keep 65536 32768 &&
+	"$KWORK" write "$_kw/fc/d" 0 4096 16
+}
+
+wl_fc_stale() {
+	wl_fc_mixed "$1" &&
+	"$KWORK" setxattr "$1/fc/b" user.full "forces a full commit" &&
+	"$KWORK" setxattr "$1/fc/d" user.full "and another one"
+}
+
+wl_fc_none() {
+	_kw=$1
+	# An extended attribute change makes the running transaction fast-
+	# commit ineligible, and an fsync in such a transaction is a full
+	# commit.  So nothing here fsyncs but kwork setxattr, which changes an
+	# attribute of what it fsyncs (kwork -n: no fsync of its own).
+	mkdir "$_kw/x" "$_kw/y" &&
+	"$KWORK" setxattr "$_kw" user.step 1 &&
+	"$KWORK" write -n "$_kw/x/a" 0 30000 21 &&
+	"$KWORK" setxattr "$_kw/x/a" user.step 2 &&
+	mv "$_kw/x" "$_kw/y/x2" &&
+	"$KWORK" setxattr "$_kw/y" user.step 3 &&
+	"$KWORK" append -n "$_kw/y/x2/a" 10000 22 &&
+	"$KWORK" truncate -n "$_kw/y/x2/a" 25000 &&
+	"$KWORK" setxattr "$_kw/y/x2/a" user.step 4
+}
