@@ -199,6 +199,18 @@ log_wraps() {
 		END { exit wrapped ? 0 : 1 }'
 }
 
+# revoke_stats IMG [JDEV]: "records=N hits=H" for the log as debugfs's
+# logdump -a reads it: N revoke records, H of them for a block that a
+# transaction before the revoke logged (a block the revoke keeps from
+# being replayed).
+revoke_stats() {
+	debugfs -R "logdump -a${2:+ -f $2}" "$1" 2> /dev/null |
+		head -c 40000000 | awk '
+		/^  FS block [0-9]+ logged at/ { logged[$3] = 1 }
+		/^  Revoke FS block/ { n++; if ($4 in logged) h++ }
+		END { printf "records=%d hits=%d\n", n, h }'
+}
+
 kernel_counted() {
 	KJOURNALS=$((KJOURNALS + 1))
 }
@@ -433,6 +445,45 @@ wl_fc_stale() {
 	wl_fc_mixed "$1" &&
 	"$KWORK" setxattr "$1/fc/b" user.full "forces a full commit" &&
 	"$KWORK" setxattr "$1/fc/d" user.full "and another one"
+}
+
+# wl_djdel MNT: data journaling with deletes: files written, some deleted
+# or truncated, new files in the freed blocks, a directory of a few
+# blocks removed, each step its own transaction.  Freeing a metadata
+# block (the directory's) writes a revoke record for it, except under the
+# data=journal mount option, where ext4 never revokes: it forgets the
+# freed blocks, and the later copy in the log wins.
+wl_djdel() {
+	_kw=$1
+	mkdir -p "$_kw/d/big" && "$KWORK" fsync "$_kw" "$_kw/d" &&
+	for _ki in 1 2 3 4 5 6; do
+		"$KWORK" write "$_kw/d/f$_ki" 0 $((_ki * 20000)) "$_ki" || return 1
+	done &&
+	_ki=0 &&
+	while [ "$_ki" -lt 150 ]; do
+		: > "$_kw/d/big/an-entry-with-a-long-name-to-fill-blocks-$_ki" ||
+			return 1
+		_ki=$((_ki + 1))
+	done &&
+	"$KWORK" fsync "$_kw/d/big" &&
+	rm "$_kw/d/f2" "$_kw/d/f4" && "$KWORK" fsync "$_kw/d" &&
+	"$KWORK" write "$_kw/d/g1" 0 60000 31 &&
+	"$KWORK" write "$_kw/d/f1" 0 8192 32 &&
+	"$KWORK" truncate "$_kw/d/f5" 5000 &&
+	rm -r "$_kw/d/big" && "$KWORK" fsync "$_kw/d" &&
+	rm "$_kw/d/f6" && "$KWORK" fsync "$_kw/d" &&
+	"$KWORK" write "$_kw/d/g2" 0 120000 33 &&
+	"$KWORK" fallocate "$_kw/d/g2" punch 8192 16384 &&
+	rm "$_kw/d/g1" && "$KWORK" fsync "$_kw/d" &&
+	"$KWORK" write "$_kw/d/g3" 0 50000 34
+}
+
+# wl_djflag MNT: wl_djdel with the journal-data flag (chattr +j, which
+# new files inherit from their directory; needs CAP_SYS_RESOURCE) on the
+# files in a data=ordered mount: their data blocks are logged, and
+# freeing one writes a revoke record for it.
+wl_djflag() {
+	mkdir "$1/d" && chattr +j "$1/d" && wl_djdel "$1"
 }
 
 wl_fc_none() {
