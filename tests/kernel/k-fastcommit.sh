@@ -29,7 +29,7 @@
 # fc_area IMG: "empty", or "head TID" for the first head tag of the
 # fast-commit area, as debugfs's logdump reads it.
 fc_area() {
-	debugfs -R "logdump" "$1" 2> /dev/null | awk '
+	debugfs -c -R "logdump" "$1" 2> /dev/null | awk '
 		/^\*\*\* Fast Commit Area/ { fc = 1; next }
 		fc && /tag HEAD/ { print "head", $NF; found = 1; exit }
 		END { if (!found) print "empty" }'
@@ -38,7 +38,7 @@ fc_area() {
 # last_tid IMG: the tid of the last transaction in the log, as logdump
 # walks it.
 last_tid() {
-	debugfs -R "logdump" "$1" 2> /dev/null |
+	debugfs -c -R "logdump" "$1" 2> /dev/null |
 		sed -n 's/^Found expected sequence \([0-9]*\), type 2 .*/\1/p' |
 		tail -n 1
 }

@@ -190,7 +190,7 @@ journal_state() {
 
 # log_wraps IMG [JDEV]: see the header.
 log_wraps() {
-	debugfs -R "logdump${2:+ -f $2}" "$1" 2> /dev/null | head -c 4000000 |
+	debugfs -c -R "logdump${2:+ -f $2}" "$1" 2> /dev/null | head -c 4000000 |
 		awk '/^Found expected sequence/ {
 			b = $NF + 0
 			if (seen && b < last) wrapped = 1
@@ -204,7 +204,7 @@ log_wraps() {
 # transaction before the revoke logged (a block the revoke keeps from
 # being replayed).
 revoke_stats() {
-	debugfs -R "logdump -a${2:+ -f $2}" "$1" 2> /dev/null |
+	debugfs -c -R "logdump -a${2:+ -f $2}" "$1" 2> /dev/null |
 		head -c 40000000 | awk '
 		/^  FS block [0-9]+ logged at/ { logged[$3] = 1 }
 		/^  Revoke FS block/ { n++; if ($4 in logged) h++ }
@@ -420,6 +420,90 @@ wl_mixed() {
 	rm "$_kw/gone" && "$KWORK" fsync "$_kw" &&
 	"$KWORK" setxattr "$_kw/d1/a" user.test "kernel journal" &&
 	"$KWORK" write "$_kw/d1/last" 0 9000 8
+}
+
+# wl_lu14958 MNT: the shape of the journals behind LU-14958 (millions of
+# revoke records that made replay quadratic), small: on an ext3-style
+# filesystem (indirect-mapped files), a 16 MiB file truncated 64 KiB at a
+# time, each step its own transaction, so every few transactions free an
+# indirect block and write a revoke record for it; then a new file that
+# takes the freed blocks again (some logged once more after their revoke).
+wl_lu14958() {
+	_kw=$1
+	"$KWORK" write "$_kw/big" 0 16777216 41 &&
+	"$KWORK" shrink "$_kw/big" 65536 &&
+	"$KWORK" write "$_kw/again" 0 4194304 42 &&
+	"$KWORK" write "$_kw/small" 0 5000 43
+}
+
+# wl_ext3 MNT: wl_mixed without fallocate (indirect-mapped files do not
+# have it), for ext3-style filesystems.
+wl_ext3() {
+	_kw=$1
+	mkdir -p "$_kw/d1/d2" "$_kw/d3" &&
+	"$KWORK" fsync "$_kw" "$_kw/d1" &&
+	"$KWORK" write "$_kw/d1/a" 0 40000 1 &&
+	"$KWORK" write "$_kw/d1/d2/b" 0 3000000 2 &&
+	"$KWORK" append "$_kw/d1/a" 5000 3 &&
+	"$KWORK" write "$_kw/d1/d2/b" 8192 12288 4 &&
+	"$KWORK" write "$_kw/sparse" 5000000 4096 5 &&
+	"$KWORK" truncate "$_kw/d1/d2/b" 1000000 &&
+	ln "$_kw/d1/a" "$_kw/d3/a-link" && "$KWORK" fsync "$_kw/d3" &&
+	ln -s ../d1/d2/b "$_kw/d3/b-sym" && "$KWORK" fsync "$_kw/d3" &&
+	mv "$_kw/d1/a" "$_kw/d1/a-moved" && "$KWORK" fsync "$_kw/d1" &&
+	"$KWORK" write "$_kw/gone" 0 700000 7 &&
+	rm "$_kw/gone" && "$KWORK" fsync "$_kw" &&
+	"$KWORK" setxattr "$_kw/d3" user.test "ext3" &&
+	"$KWORK" shrink "$_kw/d1/d2/b" 40000
+}
+
+# wl_wrap MNT: small fsync'd transactions until the log has wrapped
+# past the journal's end (for a small journal: mke2fs -J size=1).  The
+# kernel moves the log's tail, and writes it to the journal superblock's
+# s_start, only when it needs room, a chunk at a time, so the log is
+# wrapped (its head below its tail) only for a while.  The workload reads
+# s_start from the image being written (KW_IMG) and, once it has moved,
+# walks the live log with debugfs's logdump (log_wraps) every few
+# transactions; once it wraps, a dozen more, and it stops if the log still
+# wraps then.  The test checks the wrap again on the crash image.
+wl_wrap() {
+	_kw=$1
+	_kjsb=$(jsb_offset "$KW_IMG")
+	_kstart0=
+	_kmoved=0
+	_ki=0
+	while [ "$_ki" -lt 4000 ]; do
+		"$KWORK" write "$_kw/w$((_ki % 16))" $((_ki / 16 * 1024)) 1024 \
+			"$_ki" || return 1
+		_ki=$((_ki + 1))
+		[ $((_ki % 4)) -eq 0 ] || continue
+		if [ "$_kmoved" = 1 ]; then
+			log_wraps "$KW_IMG" || continue
+			# Wrapped: a dozen more (the head further from the
+			# end), if it stays wrapped.
+			_kj=0
+			while [ "$_kj" -lt 12 ]; do
+				"$KWORK" write "$_kw/w$((_ki % 16))" \
+					$((_ki / 16 * 1024)) 1024 "$_ki" || return 1
+				_ki=$((_ki + 1))
+				_kj=$((_kj + 1))
+			done
+			log_wraps "$KW_IMG" || continue
+			say "wl_wrap: the log wraps after $_ki transactions"
+			return 0
+		fi
+		_ks=$(od -An -tu4 --endian=big -j $((_kjsb + 28)) -N4 "$KW_IMG" |
+			tr -d ' ')
+		if [ -z "$_kstart0" ]; then
+			_kstart0=$_ks
+		elif [ "$_ks" != "$_kstart0" ]; then
+			_kmoved=1
+			say "wl_wrap: log tail moved from $_kstart0 to $_ks after" \
+				"$_ki transactions"
+		fi
+	done
+	say "wl_wrap: no wrapped log after $_ki transactions"
+	return 1
 }
 
 # The fast-commit shapes: kept to what ext4 can log as fast commits
