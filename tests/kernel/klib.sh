@@ -23,7 +23,8 @@
 #       the umount leaves it is kept too, as OUT.umounted.img (and .jdev).
 #       A workload may set KW_AFTER to a command run after the copy and
 #       before the umount (to close the files it holds open, to wait for
-#       its writer).
+#       its writer); it finds the image being written in KW_IMG (and the
+#       external journal's in KW_JDEV).
 #   kernel_replay IMG OUT [JDEV OUTJ]
 #       OUT (and OUTJ) = a copy of IMG (and JDEV) mounted read-write once,
 #       so the kernel replays its journal (fast commits included) and
@@ -114,7 +115,8 @@ trap '_rc=$?; kcleanup; (exit $_rc); _cleanup' EXIT
 
 # kloop FILE [-r]: attach FILE to a free loop device, named in KLOOP.
 kloop() {
-	KLOOP=$(losetup -f --show ${2:+"$2"} "$1" 2> "$SCRATCH/.losetup.err") || {
+	KLOOP=$(losetup -f --show --direct-io=off ${2:+"$2"} "$1" \
+		2> "$SCRATCH/.losetup.err") || {
 		cat "$SCRATCH/.losetup.err"
 		KLOOP=
 		skip "no loop device (losetup -f failed)"
@@ -265,6 +267,7 @@ kernel_crash_image() {
 	_km=$KMNT
 	KW_AFTER=
 	KW_IMG=$_kbase.live.img
+	# shellcheck disable=SC2034
 	KW_JDEV=$_kjdev
 	"wl_$_kwl" "$_km" || die "workload $_kwl failed"
 	if [ -n "$_ktree" ]; then
@@ -272,7 +275,7 @@ kernel_crash_image() {
 		say "tree before the shutdown: $(wc -l < "$_ktree") paths in $_ktree"
 	fi
 	"$KWORK" shutdown "$_km" "$_khow" || die "the shutdown of $_km failed"
-	kquiet "$_kl" $_kjl
+	kquiet "$_kl" ${_kjl:+"$_kjl"}
 	copy_img "$_kbase.live.img" "$_kout"
 	[ -z "$_kjl" ] || copy_img "$_kjdev" "$_kbase.jdev"
 	if [ -n "$KW_AFTER" ]; then
@@ -466,6 +469,12 @@ wl_ext3() {
 # walks the live log with debugfs's logdump (log_wraps) every few
 # transactions; once it wraps, a dozen more, and it stops if the log still
 # wraps then.  The test checks the wrap again on the crash image.
+# _kwrap_one MNT N: the Nth transaction: 1000 bytes appended to one of
+# 16 files.
+_kwrap_one() {
+	"$KWORK" write "$1/w$(($2 % 16))" "$(($2 / 16))000" 1000 "$2"
+}
+
 wl_wrap() {
 	_kw=$1
 	_kjsb=$(jsb_offset "$KW_IMG")
@@ -473,8 +482,7 @@ wl_wrap() {
 	_kmoved=0
 	_ki=0
 	while [ "$_ki" -lt 4000 ]; do
-		"$KWORK" write "$_kw/w$((_ki % 16))" $((_ki / 16 * 1024)) 1024 \
-			"$_ki" || return 1
+		_kwrap_one "$_kw" "$_ki" || return 1
 		_ki=$((_ki + 1))
 		[ $((_ki % 4)) -eq 0 ] || continue
 		if [ "$_kmoved" = 1 ]; then
@@ -483,8 +491,7 @@ wl_wrap() {
 			# end), if it stays wrapped.
 			_kj=0
 			while [ "$_kj" -lt 12 ]; do
-				"$KWORK" write "$_kw/w$((_ki % 16))" \
-					$((_ki / 16 * 1024)) 1024 "$_ki" || return 1
+				_kwrap_one "$_kw" "$_ki" || return 1
 				_ki=$((_ki + 1))
 				_kj=$((_kj + 1))
 			done
@@ -504,6 +511,71 @@ wl_wrap() {
 	done
 	say "wl_wrap: no wrapped log after $_ki transactions"
 	return 1
+}
+
+# wl_orphans MNT: files unlinked while still open at the crash, so their
+# inodes are on the orphan list (or in the orphan file) in the log: the
+# shell holds them open on descriptors 7 and 8 until KW_AFTER closes them
+# after the copy.  One of them is also truncated while open.
+wl_orphans() {
+	_kw=$1
+	mkdir "$_kw/o" && "$KWORK" fsync "$_kw" &&
+	"$KWORK" write "$_kw/o/o1" 0 50000 51 &&
+	"$KWORK" write "$_kw/o/o2" 0 300000 52 &&
+	"$KWORK" write "$_kw/o/keep" 0 7000 53 &&
+	exec 7< "$_kw/o/o1" 8< "$_kw/o/o2" &&
+	KW_AFTER='exec 7<&- 8<&-' &&
+	rm "$_kw/o/o1" "$_kw/o/o2" && "$KWORK" fsync "$_kw/o" &&
+	"$KWORK" truncate "/proc/self/fd/8" 100000 &&
+	"$KWORK" write "$_kw/o/after" 0 3000 54
+}
+
+# wl_writer MNT: two writers (kwork writer: a block written and fsynced
+# again and again, every 8th also appended to a log file) still running
+# at the shutdown, while the shell creates and removes files.  They stop
+# on the shutdown's I/O error; KW_AFTER waits for them.
+wl_writer() {
+	_kw=$1
+	mkdir "$_kw/wr" && "$KWORK" fsync "$_kw" || return 1
+	"$KWORK" writer "$_kw/wr/w1" 64 4096 > "$SCRATCH/.writer1.out" \
+		2> "$SCRATCH/.writer1.err" &
+	KW_WPIDS=$!
+	"$KWORK" writer "$_kw/wr/w2" 200 1024 > "$SCRATCH/.writer2.out" \
+		2> "$SCRATCH/.writer2.err" &
+	KW_WPIDS="$KW_WPIDS $!"
+	KPIDS="$KPIDS $KW_WPIDS"
+	KW_AFTER=kwait_writers
+	_kn=0
+	until grep -q running "$SCRATCH/.writer1.out" 2> /dev/null &&
+	      grep -q running "$SCRATCH/.writer2.out" 2> /dev/null; do
+		_kn=$((_kn + 1))
+		[ "$_kn" -lt 500 ] || { say "wl_writer: the writers did not start"; return 1; }
+		sleep 0.01
+	done
+	_kn=0
+	while [ "$_kn" -lt 20 ]; do
+		"$KWORK" write "$_kw/wr/s$_kn" 0 $((_kn * 3000 + 100)) "$_kn" &&
+		rm -f "$_kw/wr/s$((_kn - 3))" && "$KWORK" fsync "$_kw/wr" ||
+			return 1
+		_kn=$((_kn + 1))
+	done
+	sleep 0.5
+}
+
+# kwait_writers: wait for wl_writer's writers to stop after the shutdown.
+kwait_writers() {
+	for _kp in $KW_WPIDS; do
+		_kn=0
+		while kill -0 "$_kp" 2> /dev/null; do
+			_kn=$((_kn + 1))
+			[ "$_kn" -lt 1000 ] ||
+				{ say "kwait_writers: writer $_kp still running"; return 1; }
+			sleep 0.01
+		done
+		wait "$_kp"
+	done
+	cat "$SCRATCH/.writer1.err" "$SCRATCH/.writer2.err"
+	KPIDS=
 }
 
 # The fast-commit shapes: kept to what ext4 can log as fast commits
