@@ -23,6 +23,8 @@
 #             head tag of a transaction the log already holds (stale)
 #   fc_none   every fsync in a fast-commit ineligible transaction: the
 #             area is never written
+#   fc_writer klib.sh's wl_writer: writers still fsyncing (fast commits)
+#             when the shutdown comes
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/kernel/klib.sh"
 
@@ -43,8 +45,10 @@ last_tid() {
 		tail -n 1
 }
 
-for wl in fc_mixed fc_stale fc_none; do
-	kernel_crash_image "$wl" "$wl.img" "-O fast_commit"
+for c in fc_mixed:fc_mixed fc_stale:fc_stale fc_none:fc_none fc_writer:writer
+do
+	wl=${c%%:*}
+	kernel_crash_image "${c#*:}" "$wl.img" "-O fast_commit"
 	area=$(fc_area "$wl.img")
 	last=$(last_tid "$wl.img")
 	case $area in
