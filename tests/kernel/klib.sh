@@ -11,20 +11,21 @@
 # It skips the test (77) unless it runs as root on a machine that can
 # loop-mount ext4.  What it gives:
 #
-#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] WORKLOAD OUT.img
-#                      [MKFS_OPTS [MOUNT_OPTS]]
+#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] [-t TREE] WORKLOAD
+#                      OUT.img [MKFS_OPTS [MOUNT_OPTS]]
 #       Makes OUT.img (and, with -j, the external journal OUT.jdev of JSIZE)
 #       in the state a crash leaves: mke2fs (lib.sh's mkimg, SIZE default
 #       32M) with MKFS_OPTS, a loop mount with MOUNT_OPTS, the shell
-#       function wl_WORKLOAD called with the mount point, EXT4_IOC_SHUTDOWN
-#       (HOW: nologflush, the default, or logflush), then a copy of the
-#       image taken before the umount.  Dies unless the copy has
-#       needs_recovery set and a journal with s_start != 0.  The image as
-#       the umount leaves it is kept too, as OUT.umounted.img (and .jdev).
-#       A workload may set KW_AFTER to a command run after the copy and
-#       before the umount (to close the files it holds open, to wait for
-#       its writer); it finds the image being written in KW_IMG (and the
-#       external journal's in KW_JDEV).
+#       function wl_WORKLOAD called with the mount point, (with -t) the
+#       live tree listed into TREE, EXT4_IOC_SHUTDOWN (HOW: nologflush,
+#       the default, or logflush), then a copy of the image taken before
+#       the umount.  Dies unless the copy has needs_recovery set and a
+#       journal with s_start != 0.  The image as the umount leaves it is
+#       kept too, as OUT.umounted.img (and .jdev).  A workload may set
+#       KW_AFTER to a command run after the copy and before the umount
+#       (to close the files it holds open, to wait for its writers); it
+#       finds the image being written in KW_IMG (and the external
+#       journal in KW_JDEV).
 #   kernel_replay IMG OUT [JDEV OUTJ]
 #       OUT (and OUTJ) = a copy of IMG (and JDEV) mounted read-write once,
 #       so the kernel replays its journal (fast commits included) and
@@ -34,34 +35,48 @@
 #       journal that still needs replaying is an error) and writes to OUT
 #       every path with its type, mode, link count, owner, size, the
 #       sha256 of a regular file's contents or a symbolic link's target,
-#       and its extended attributes, sorted by path.
+#       and its extended attributes, sorted by path (tree_of DIR OUT lists
+#       a tree already mounted).
 #   tree_compare A B WHAT
 #       The listings A and B are the same; else a failure naming WHAT.
+#   kernel_compare [-t TREE] [-O "ORACLE_OPTIONS"] IMG [JDEV]
+#       lib.sh's oracle_compare of the crash image, then the kernel's
+#       replay of it against jrecover's as trees (and against TREE).
 #   journal_state IMG [JDEV]
 #       Prints "needs_recovery=yes|no start=S errno=E" from dumpe2fs.
 #   log_wraps IMG [JDEV]
 #       True if the log, walked by debugfs's logdump, goes past the
 #       journal's last block to its first.
-#   kernel_counted
-#       Counts one kernel journal compared with e2fsck (printed at the
-#       end as "kernel journals compared with e2fsck: N").
+#   revoke_stats IMG [JDEV]
+#       "records=N hits=H": revoke records in the log, and how many name
+#       a block the log also logs.
+#   kernel_counted, kend_test
+#       Count one kernel journal compared with e2fsck; end the test
+#       (lib.sh's end_test) with "kernel journals compared with e2fsck: N".
 #
-# Workloads (each one an wl_NAME function taking the mount point; all
-# of them commit by fsync only, never sync(1)/syncfs, so that every
-# transaction stays in the log):
+# Workloads (each one a wl_NAME function taking the mount point; all of
+# them commit by fsync only, never sync(1)/syncfs, which would write the
+# metadata home and let the log's tail move):
 #   wl_mixed      creates, appends, overwrites, renames, hard and
 #                 symbolic links, unlinks, truncates, fallocate (allocate,
-#                 keep-size, punch, zero range), a directory tree
-#   wl_fc_mixed   the same shapes as the fast-commit engine takes them
-#                 (on a filesystem with fast_commit most become fast
-#                 commits); no extended attributes, which force full
-#                 commits
-#   wl_fc_stale   wl_fc_mixed, then an extended attribute (fast-commit
-#                 ineligible: a full commit) and more full commits: the
-#                 fast-commit area keeps blocks of an older transaction
-#   wl_fc_none    only operations that are fast-commit ineligible
-#                 (extended attributes, a renamed directory): the area
-#                 is never written
+#                 keep-size, punch, zero range), an extended attribute
+#   wl_ext3       the same without fallocate, for indirect-mapped files
+#   wl_djdel      files written, deleted, truncated and their blocks
+#                 reused; a directory of a few blocks removed
+#   wl_djflag     wl_djdel on files with the journal-data flag (chattr +j)
+#   wl_lu14958    a 16 MiB file truncated 64 KiB at a time, each step a
+#                 transaction (revoke records for the indirect blocks)
+#   wl_wrap       small transactions until the log wraps
+#   wl_orphans    files unlinked (one also truncated) while held open
+#   wl_writer     writers still fsyncing when the shutdown comes
+#   wl_fc_mixed   creates, appends, renames, links, unlinks, truncates and
+#                 fallocate as the fast-commit engine takes them (on a
+#                 filesystem with fast_commit most become fast commits)
+#   wl_fc_stale   wl_fc_mixed, then extended attributes (fast-commit
+#                 ineligible: full commits): the fast-commit area keeps
+#                 blocks of an older transaction
+#   wl_fc_none    every fsync in a fast-commit ineligible transaction: the
+#                 area is never written
 # For a filesystem with fast commits (mke2fs -O fast_commit), e.g.
 #     kernel_crash_image fc_mixed fc.img "-O fast_commit"
 #     kernel_replay fc.img fc.kernel.img
@@ -70,14 +85,16 @@
 # for fast commits (e2fsck 1.47.0 is wrong on them).
 #
 # Why the copy before the umount is the crash state: the filesystem
-# writes through the loop driver, which writes (buffered, DIO off) into
-# the backing file's page cache; cp reads the same page cache, so it sees
-# exactly what reached the "disk".  What the filesystem had not sent to
-# the loop device (dirty buffers in the loop device's own cache) is what
-# a power cut loses.  Before copying, the loop devices' in-flight request
-# counts are waited to 0, so no write is half way through the copy.  The
-# umount then writes the committed metadata still dirty in the device's
-# cache home, which a crash never does.
+# writes through the loop driver, which writes (buffered, direct I/O off)
+# into the backing file's page cache; cp reads the same page cache, so it
+# sees exactly what reached the "disk".  What the filesystem had not sent
+# to the loop device (dirty buffers in the loop device's own cache) is
+# what a power cut loses.  Before copying, the loop devices' in-flight
+# request counts are waited to 0, so no write is half way through the
+# copy.  The umount then writes the committed metadata still dirty in the
+# device's cache home, which a crash never does.  The tests check this:
+# with -t, the tree listed before the shutdown must be the tree of the
+# kernel's replay of the copy (kernel_compare).
 #
 # Variables start with _k to stay out of the way of lib.sh's and the
 # tests' own (sh has no locals).
@@ -114,13 +131,18 @@ kcleanup() {
 trap '_rc=$?; kcleanup; (exit $_rc); _cleanup' EXIT
 
 # kloop FILE [-r]: attach FILE to a free loop device, named in KLOOP.
+# The first that fails (kprobe's) skips the test: no loop devices here.
+# Later ones are failures of the test.
+KLOOPED_ONCE=0
 kloop() {
 	KLOOP=$(losetup -f --show --direct-io=off ${2:+"$2"} "$1" \
 		2> "$SCRATCH/.losetup.err") || {
 		cat "$SCRATCH/.losetup.err"
 		KLOOP=
-		skip "no loop device (losetup -f failed)"
+		[ "$KLOOPED_ONCE" = 1 ] || skip "no loop device (losetup -f failed)"
+		die "losetup -f $1 failed"
 	}
+	KLOOPED_ONCE=1
 	KLOOPS="$KLOOP $KLOOPS"
 }
 
@@ -135,8 +157,8 @@ kunloop() {
 }
 
 # kmount DEV OPTS: mount DEV (ext4, with OPTS) on a new directory named in
-# KMNT.  The first mount that fails skips the test: the machine does not
-# allow loop mounts.  Later ones are failures of the test.
+# KMNT.  The first mount that fails (kprobe's) skips the test: the machine
+# does not allow loop mounts.  Later ones are failures of the test.
 KMOUNTED_ONCE=0
 kmount() {
 	KMNT=$(mktemp -d "$SCRATCH/mnt.XXXXXX") || die "mktemp -d failed"
@@ -174,6 +196,18 @@ kquiet() {
 			sleep 0.01
 		done
 	done
+}
+
+# Can this machine loop-mount ext4 at all?  Asked once, before the test
+# starts, with a plain image: so a mount a test gets wrong later fails
+# the test instead of skipping it.
+kprobe() {
+	mkimg .probe.img 8M
+	kloop .probe.img
+	kmount "$KLOOP" ""
+	kumount "$KMNT"
+	kunloop "$KLOOP"
+	rm -f .probe.img
 }
 
 # journal_state IMG [JDEV]
@@ -396,6 +430,8 @@ kend_test() {
 	say "kernel journals compared with e2fsck: $KJOURNALS"
 	end_test
 }
+
+kprobe
 
 # --- workloads ----------------------------------------------------------------
 
