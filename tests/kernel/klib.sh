@@ -11,11 +11,12 @@
 # It skips the test (77) unless it runs as root on a machine that can
 # loop-mount ext4.  What it gives:
 #
-#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] [-t TREE] WORKLOAD
-#                      OUT.img [MKFS_OPTS [MOUNT_OPTS]]
+#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] [-t TREE] [-p FUNC]
+#                      WORKLOAD OUT.img [MKFS_OPTS [MOUNT_OPTS]]
 #       Makes OUT.img (and, with -j, the external journal OUT.jdev of JSIZE)
 #       in the state a crash leaves: mke2fs (lib.sh's mkimg, SIZE default
-#       32M) with MKFS_OPTS, a loop mount with MOUNT_OPTS, the shell
+#       32M) with MKFS_OPTS, (with -p) the shell function FUNC called
+#       with the new image, a loop mount with MOUNT_OPTS, the shell
 #       function wl_WORKLOAD called with the mount point, (with -t) the
 #       live tree listed into TREE, EXT4_IOC_SHUTDOWN (HOW: nologflush,
 #       the default, or logflush), then a copy of the image taken before
@@ -69,6 +70,8 @@
 #   wl_wrap       small transactions until the log wraps
 #   wl_orphans    files unlinked (one also truncated) while held open
 #   wl_writer     writers still fsyncing when the shutdown comes
+#   wl_error      wl_mixed, then an error that aborts the journal (with
+#                 pre_baddir as the -p FUNC and errors=remount-ro)
 #   wl_fc_mixed   creates, appends, renames, links, unlinks, truncates and
 #                 fallocate as the fast-commit engine takes them (on a
 #                 filesystem with fast_commit most become fast commits)
@@ -257,12 +260,14 @@ kernel_crash_image() {
 	_kjsize=
 	_khow=nologflush
 	_ktree=
+	_kpre=
 	while :; do
 		case ${1:-} in
 		-s) _ksize=$2; shift 2 ;;
 		-j) _kjsize=$2; shift 2 ;;
 		-k) _khow=$2; shift 2 ;;
 		-t) _ktree=$2; shift 2 ;;
+		-p) _kpre=$2; shift 2 ;;
 		*) break ;;
 		esac
 	done
@@ -294,6 +299,9 @@ kernel_crash_image() {
 	else
 		# shellcheck disable=SC2086
 		mkimg "$_kbase.live.img" "$_ksize" $_kmkfs
+	fi
+	if [ -n "$_kpre" ]; then
+		"$_kpre" "$_kbase.live.img" || die "$_kpre failed"
 	fi
 	kloop "$_kbase.live.img"
 	_kl=$KLOOP
@@ -612,6 +620,34 @@ kwait_writers() {
 	done
 	cat "$SCRATCH/.writer1.err" "$SCRATCH/.writer2.err"
 	KPIDS=
+}
+
+# pre_baddir IMG: before the mount, a directory "bad" whose first block
+# is zeroed (its checksum, and everything else, wrong), for wl_error.
+pre_baddir() {
+	printf 'mkdir bad\n' | dfs_quiet "$1"
+	_kb=$(debugfs -R "bmap bad 0" "$1" 2> /dev/null)
+	case $_kb in
+	''|*[!0-9]*) say "pre_baddir: cannot map bad in $1"; return 1 ;;
+	esac
+	dd if=/dev/zero of="$1" bs="$(img_bs "$1")" seek="$_kb" count=1 \
+		conv=notrunc 2> /dev/null
+}
+
+# wl_error MNT: wl_mixed, then a read of the directory pre_baddir broke:
+# ext4 reports the error and, mounted with errors=remount-ro, aborts the
+# journal (s_errno = -EIO in the journal superblock, the error recorded
+# in the ext4 superblock) and goes read-only; a last write fails.
+wl_error() {
+	wl_mixed "$1" || return 1
+	if ls "$1/bad" > /dev/null 2>&1; then
+		say "wl_error: reading the broken directory did not fail"
+		return 1
+	fi
+	if "$KWORK" write "$1/after" 0 100 1 2> /dev/null; then
+		say "wl_error: the filesystem is still writable after the error"
+		return 1
+	fi
 }
 
 # The fast-commit shapes: kept to what ext4 can log as fast commits
