@@ -67,6 +67,8 @@
 #   wl_djflag     wl_djdel on files with the journal-data flag (chattr +j)
 #   wl_lu14958    a 16 MiB file truncated 64 KiB at a time, each step a
 #                 transaction (revoke records for the indirect blocks)
+#   wl_rmtree     a directory of 10000 entries removed (a revoke record
+#                 for each of its blocks)
 #   wl_wrap       small transactions until the log wraps
 #   wl_orphans    files unlinked (one also truncated) while held open
 #   wl_writer     writers still fsyncing when the shutdown comes
@@ -481,6 +483,22 @@ wl_lu14958() {
 	"$KWORK" shrink "$_kw/big" 65536 &&
 	"$KWORK" write "$_kw/again" 0 4194304 42 &&
 	"$KWORK" write "$_kw/small" 0 5000 43
+}
+
+# wl_rmtree MNT: a directory of 10000 entries with long names (about a
+# thousand blocks with 1 KiB blocks) removed with rm -r: a revoke record
+# for every directory block freed, about a thousand in a few large
+# transactions, some for blocks logged while the directory grew.
+wl_rmtree() {
+	mkdir "$1/t" && "$KWORK" fsync "$1" || return 1
+	_ki=0
+	while [ "$_ki" -lt 10000 ]; do
+		: > "$1/t/a-rather-long-file-name-to-take-more-directory-blocks-$_ki" ||
+			return 1
+		_ki=$((_ki + 1))
+	done
+	"$KWORK" fsync "$1/t" && rm -r "$1/t" && "$KWORK" fsync "$1" &&
+	"$KWORK" write "$1/x" 0 100000 44
 }
 
 # wl_ext3 MNT: wl_mixed without fallocate (indirect-mapped files do not
