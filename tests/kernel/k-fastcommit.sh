@@ -8,7 +8,9 @@
 # nothing written).  e2fsck 1.47.0 is known to be wrong on such journals,
 # so it cannot be the judge there; the kernel's own replay (a read-write
 # mount of a copy) is.  For each workload (klib.sh's wl_fc_*) this test
-#   - records what the kernel's replay leaves (its tree, e2fsck -fn on it)
+#   - records what the kernel's replay leaves (its tree, which must be the
+#     tree listed before the shutdown where the workload fsynced all it
+#     did, and e2fsck -fn on it)
 #     and what e2fsck leaves (exit status, e2fsck -fn, the tree when it is
 #     consistent, and whether that tree is the kernel's): in the log only,
 #     these are facts about other tools, not checks of jrecover;
@@ -48,7 +50,9 @@ last_tid() {
 for c in fc_mixed:fc_mixed fc_stale:fc_stale fc_none:fc_none fc_writer:writer
 do
 	wl=${c%%:*}
-	kernel_crash_image "${c#*:}" "$wl.img" "-O fast_commit"
+	live=
+	[ "$wl" = fc_writer ] || live=$wl.live.tree
+	kernel_crash_image ${live:+-t "$live"} "${c#*:}" "$wl.img" "-O fast_commit"
 	area=$(fc_area "$wl.img")
 	last=$(last_tid "$wl.img")
 	case $area in
@@ -66,6 +70,9 @@ do
 	run e2fsck -fn "$wl.kernel.img"
 	say "(report) $wl: e2fsck -fn of the kernel's replay exited $RUN_RC"
 	tree_list "$wl.kernel.img" "$wl.kernel.tree"
+	# The judge must hold everything the workload fsynced.
+	[ -z "$live" ] || tree_compare "$live" "$wl.kernel.tree" \
+		"$wl: the tree before the shutdown against the kernel's replay"
 
 	# What e2fsck does with it: report only.
 	copy_img "$wl.img" "$wl.e2only.img"
