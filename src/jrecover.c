@@ -89,7 +89,7 @@ static void usage(FILE *f)
 "  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
-"  -s, --save FILE|-    write the raw journal to FILE (- for standard output),\n"
+"  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
 "                       write nothing else\n"
 "  -f, --force          accept a journal whose UUID does not match; on a corrupt\n"
 "                       log, reset the journal as e2fsck would; replay a log on\n"
