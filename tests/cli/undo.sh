@@ -11,7 +11,11 @@
 #  - with an external journal the undo file covers the filesystem, not the
 #    journal device: e2undo restores the filesystem, the device keeps its
 #    reset journal superblock;
-#  - -n -z writes nothing to the image.
+#  - -n -z writes nothing to the image and no undo file;
+#  - the replay says it replaces the old file, and leaves no temporary
+#    file behind; a second -z run, with nothing left to do, leaves the
+#    first run's undo file byte for byte as it was, and e2undo with it
+#    still restores the original image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
@@ -35,10 +39,14 @@ undo_case() {
 	u_jsum=
 	[ -n "$u_jdev" ] && u_jsum=$(sha256_of "$u_jdev")
 
-	# -n -z: a dry run writes nothing.
+	# -n -z: a dry run writes nothing, not even the undo file, and says
+	# -z is not used; it exits as the replay will.
 	jrecover -n -z "$u_n.dry.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$u_n: -n -z exited $RUN_RC"
+	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$u_n: -n -z exited $RUN_RC, not $(std_expect)"
 	[ "$(sha256_of "$u_img")" = "$u_sum" ] || fail "$u_n: -n -z changed the image"
+	[ -e "$u_n.dry.undo" ] && fail "$u_n: -n -z wrote an undo file"
+	grep -q -- "-z $u_n.dry.undo not used: -n writes nothing" "$SCRATCH/.run.out" ||
+		fail "$u_n: -n -z does not say -z is not used"
 
 	# An old file of the same name is replaced.
 	mkdata "$u_n.undo" 4096 4 -s 21
@@ -46,6 +54,9 @@ undo_case() {
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
 		fail "$u_n: jrecover -z exited $RUN_RC, not $(std_expect)"
 	[ -s "$u_n.undo" ] || fail "$u_n: jrecover -z left no undo file"
+	grep -q "replacing undo file $u_n.undo" "$SCRATCH/.run.out" ||
+		fail "$u_n: jrecover -z did not say it replaced $u_n.undo"
+	ls -a | grep -q "^\.$u_n\.undo\." && fail "$u_n: a temporary undo file was left behind"
 	[ "$(sha256_of "$u_img")" != "$u_sum" ] || fail "$u_n: jrecover -z changed nothing"
 	if [ -n "$u_jdev" ]; then
 		"$IMGCMP" -s "$u_n.e2fsck.img" "$u_img" > cmp.out &&
@@ -53,6 +64,16 @@ undo_case() {
 	else
 		"$IMGCMP" -s -J "$(jsb_offset "$u_img")" "$u_n.e2fsck.img" "$u_img" > cmp.out
 	fi || { sed 's/^/    /' cmp.out; fail "$u_n: the replay with -z differs from e2fsck's"; }
+
+	# A second run finds nothing to do: the undo file of the first is
+	# left exactly as it was, and still undoes the replay.
+	u_usum=$(sha256_of "$u_n.undo")
+	jrecover -z "$u_n.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$u_n: the second jrecover -z exited $RUN_RC, not 0"
+	[ "$(sha256_of "$u_n.undo")" = "$u_usum" ] ||
+		fail "$u_n: a second run with nothing to do changed the undo file"
+	grep -q "undo file $u_n.undo left as it was" "$SCRATCH/.run.out" ||
+		fail "$u_n: the second run did not say the undo file was left alone"
 
 	run e2undo "$u_n.undo" "$u_img"
 	[ "$RUN_RC" -eq 0 ] || fail "$u_n: e2undo exited $RUN_RC"
