@@ -15,7 +15,10 @@
 #  - the replay says it replaces the old file, and leaves no temporary
 #    file behind; a second -z run, with nothing left to do, leaves the
 #    first run's undo file byte for byte as it was, and e2undo with it
-#    still restores the original image.
+#    still restores the original image;
+#  - a replay that fails after writing (a file size limit makes a later
+#    write fail) keeps its undo file, and e2undo with it restores the
+#    image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
@@ -110,5 +113,59 @@ for fmt in 1k-32-none 4k-64-v3; do
 	JO_EXT=
 	undo_case "ext-$fmt" "$img" "$jdev"
 done
+
+# --- a replay that fails after writing keeps its undo file --------------------
+# The file size limit (prlimit --fsize, SIGXFSZ ignored) lets the replay
+# write T1's blocks, 8 MiB into the image, and fails the write of T2's,
+# 48 MiB in: jrecover exits 8 with the filesystem half written, and the
+# undo file it keeps (the only way back) makes e2undo give back the image
+# as it was.  (T2's 64 blocks go out in one direct write: four blocks or
+# fewer would sit in libext2fs's write cache, fail only when it is
+# flushed, and keep failing at close, so that the undo manager could not
+# mark its file complete; e2undo then restores the blocks but marks the
+# filesystem not clean.)
+if command -v prlimit > /dev/null 2>&1; then
+	NCASES=$((NCASES + 1))
+	say ""
+	say "=== case a write error half way"
+	. "$top_srcdir/tests/cli/clilib.sh"
+	set_format 4k-64-v3
+	img=fail.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 64M $FMT_MKFS
+	jw "$img" <<EOF
+features revoke 64bit csum3
+txn
+log 2048-2055
+commit
+txn
+log 12288-12351
+commit
+EOF
+	sum=$(sha256_of "$img")
+	say "\$ prlimit --fsize=33554432 jrecover -z fail.undo $img (SIGXFSZ ignored)"
+	(trap '' XFSZ; exec prlimit --fsize=33554432 "$JRECOVER" -z fail.undo "$img") \
+		> fail.out 2>&1
+	rc=$?
+	sed 's/^/    /' fail.out
+	say "    [exit $rc]"
+	[ "$rc" -eq 8 ] || fail "write error: jrecover exited $rc, not 8"
+	[ "$(sha256_of "$img")" != "$sum" ] ||
+		fail "write error: nothing was written before it (the test is wrong)"
+	if [ ! -s fail.undo ]; then
+		fail "write error: the blocks written have no undo file"
+	else
+		grep -q "e2undo fail.undo $img undoes what this run wrote" fail.out ||
+			fail "write error: jrecover does not say the undo file was kept"
+		run e2undo fail.undo "$img"
+		[ "$RUN_RC" -eq 0 ] || fail "write error: e2undo exited $RUN_RC"
+		[ "$(sha256_of "$img")" = "$sum" ] ||
+			fail "write error: after e2undo the image is not what it was"
+	fi
+	left=$(ls -A | grep '^\.fail\.undo\.')
+	[ -z "$left" ] || fail "write error: a new undo file was left behind: $left"
+else
+	say "(prlimit not found: the write error case is not run)"
+fi
 
 end_test
