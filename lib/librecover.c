@@ -671,8 +671,13 @@ errcode_t recover_replay(recover_t r)
 	}
 	fs_error = reset_journal_super(r, raw, failed);
 	r->st.fs_errors = fs_error;
+	/*
+	 * The reset journal is durable before needs_recovery goes: otherwise
+	 * a power cut could let the flag's update land without it, leaving a
+	 * log on a filesystem not marked as needing recovery.
+	 */
 	err = jsource_write(jsrc, jsrc->sb_block, raw);
-	if (!err && jsrc->own_io)
+	if (!err)
 		err = io_channel_flush(jsrc->io);
 	if (!err)
 		err = update_fs_super(r, failed, fs_error);

@@ -221,7 +221,7 @@ errcode_t recover_scan(recover_t r);
 /*
  * recover_replay - the REPLAY pass and the superblock updates, in the order
  * e2fsck uses: replayed blocks, a flush, the journal superblock (s_start 0),
- * the filesystem superblock (needs_recovery cleared), a flush.  With
+ * a flush, the filesystem superblock (needs_recovery cleared), a flush.  With
  * RECOVER_FL_DRY_RUN, counts what would be written (recover_stats
  * write_blocks, write_bytes, fs_errors) and writes nothing.
  * Calls recover_scan() first when it has not run.
