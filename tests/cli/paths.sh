@@ -69,7 +69,7 @@ state() {
 	for _f in * .[!.]*; do
 		[ -e "$_f" ] || [ -L "$_f" ] || continue
 		case $_f in
-		*.out|*.err|.run.out|.jw.*|before|after|state.diff) continue ;;
+		*.out|*.err|.jw.*|before|after|state.diff) continue ;;
 		esac
 		if [ -L "$_f" ]; then
 			say "$_f -> $(readlink "$_f")"
