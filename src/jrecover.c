@@ -1093,7 +1093,8 @@ int main(int argc, char **argv)
 		c.opts.flags |= RECOVER_FL_DRY_RUN;
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
-			fprintf(stderr, "%s: -z %s not used: %s writes nothing\n",
+			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
+				"to the filesystem\n",
 				prog, c.undo_path, c.mode == MODE_INFO ? "-i" :
 				c.mode == MODE_LIST ? "-l" :
 				c.mode == MODE_SAVE ? "-s" : "-n");
