@@ -22,7 +22,10 @@
 #    sha256, which are those of the bytes) goes to standard error, and so
 #    does --json's object;
 #  - -s through a symbolic link to another file replaces that file and
-#    leaves the link; the copy has mode 0600.
+#    leaves the link; the copy has mode 0600;
+#  - recover_save() itself (through tests/crash/crashrun -S) refuses the
+#    image, links to it, a directory, a FIFO, the dump and the journal
+#    device (RECOVER_ET_SAVE_PATH) and touches nothing.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -134,6 +137,22 @@ if command -v script > /dev/null 2>&1; then
 else
 	say "(script(1) not found: -s - onto a terminal not checked)"
 fi
+
+# The library refuses the same paths itself (recover_save(), called by
+# tests/crash/crashrun -S without jrecover's checks in front of it).
+CRASHRUN=$top_builddir/tests/crash/crashrun
+[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
+for args in "img.img img.img" "link.img img.img" "hard.img img.img" \
+	"dir img.img" "fifo img.img" "dump.journal -j dump.journal img.img" \
+	"ext.jdev -j ext.jdev ext.img"; do
+	NCASES=$((NCASES + 1))
+	state > before
+	# shellcheck disable=SC2086
+	run "$CRASHRUN" -S $args
+	grep -q "Save path is not a regular file, or is the filesystem or its journal" \
+		"$SCRATCH/.run.out" || fail "recover_save($args): not refused"
+	unchanged "recover_save($args)"
+done
 
 # --- runs that write nothing ---------------------------------------------------
 NCASES=$((NCASES + 1))
