@@ -24,7 +24,8 @@
  *   4. Reopen and check what is on disk now.
  *
  * usage: fsck-example [-n] [-f] [-j JOURNAL] DEVICE
- *   -n  dry run: report what the journal holds, write nothing
+ *   -n  dry run: report what the journal holds, write nothing, and exit
+ *       with the status the replay would (0, 1, 4 or 8)
  *   -f  RECOVER_FL_FORCE (see librecover(3))
  *   -j  an external journal device or a journal dump file
  *
@@ -110,12 +111,12 @@ static int replay(ext2_filsys fs, const char *device,
 	printf("%s: %s: %s %llu block(s) from %llu transaction(s)\n", prog,
 	       device, (opts->flags & RECOVER_FL_DRY_RUN) ?
 	       "would replay" : "replayed", st.replayed, st.transactions);
-	if (opts->flags & RECOVER_FL_DRY_RUN)
-		return FSCK_OK;
-	/* The same rule as jrecover's exit status 4. */
+	/* The same rule as jrecover's exit status 4; a dry run's counters
+	 * (fs_errors included) are what the replay would leave. */
 	if (st.bad_csum || st.failed_commit || st.error || st.fs_errors) {
-		printf("%s: %s: the replay left problems: %llu block(s) "
+		printf("%s: %s: the replay %s problems: %llu block(s) "
 		       "skipped on bad checksums%s%s\n", prog, device,
+		       (opts->flags & RECOVER_FL_DRY_RUN) ? "would leave" : "left",
 		       st.bad_csum,
 		       st.failed_commit ? ", a corrupt commit block" : "",
 		       st.fs_errors ? ", filesystem marked with errors" : "");

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "sha256.h"
 
 /* Fields of the ext4 superblock librecover reads or writes (little-endian). */
 #define ES_WTIME		0x30
@@ -473,30 +475,30 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 	return about(&r->opts, journal_about(r), r->scan_err);
 }
 
-static errcode_t save(struct recover_struct *r, const char *path,
-		      enum recover_about *what)
+/*
+ * The copy itself, to fd, with its SHA-256 computed as it is written.
+ * The journal's blocks go out in 4 MiB pieces, each followed by a
+ * progress call (where a stop request is noticed).
+ */
+static errcode_t save_to(struct recover_struct *r, int fd,
+		       enum recover_about *what)
 {
 	unsigned int bs = r->src.blocksize;
 	unsigned int chunk = (4U << 20) / bs;
 	unsigned char *buf;
+	struct sha256 sum;
+	struct stat st;
 	uint64_t blk;
 	errcode_t err = 0;
-	struct stat st;
-	int fd, regular;
 
 	*what = RECOVER_ABOUT_NONE;
+	r->st.saved_bytes = 0;
+	memset(r->st.saved_sha256, 0, sizeof(r->st.saved_sha256));
 	buf = malloc((size_t)chunk * bs);
 	if (!buf)
 		return ENOMEM;
-	*what = RECOVER_ABOUT_SAVE;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
+	sha256_init(&sum);
 	r->progress_next = 0;
-	/* Only a regular file is removed after a failure, never a device. */
-	regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
 		unsigned int n = r->src.blocks - blk < chunk ?
 				 (unsigned int)(r->src.blocks - blk) : chunk;
@@ -514,20 +516,150 @@ static errcode_t save(struct recover_struct *r, const char *path,
 			else if (w > 0)
 				done += (size_t)w;
 		}
+		sha256_update(&sum, buf, done);
+		r->st.saved_bytes += done;
 		if (!err)
 			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
 						r->src.blocks);
 	}
+	sha256_final(&sum, r->st.saved_sha256);
 	if (!err)
 		*what = RECOVER_ABOUT_SAVE;
-	if (!err && fsync(fd))
+	/* A pipe or a terminal cannot be synced; a file must be. */
+	if (!err && !fstat(fd, &st) && S_ISREG(st.st_mode) && fsync(fd))
 		err = errno;
+	free(buf);
+	return err;
+}
+
+errcode_t recover_save_fd(recover_t r, int fd)
+{
+	enum recover_about what;
+	errcode_t err = save_to(r, fd, &what);
+
+	return about(&r->opts, what, err);
+}
+
+static int same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+
+	if (!path || stat(path, &b))
+		return 0;
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b.st_mode))
+		return a->st_rdev == b.st_rdev;
+	return a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+/*
+ * Where the copy goes: path, or the file a symbolic link at path names.
+ * It must not exist, or be a regular file other than the filesystem and
+ * the journal being read.
+ */
+static errcode_t save_target(struct recover_struct *r, const char *path,
+			     char **target)
+{
+	struct stat st;
+
+	*target = NULL;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return errno;
+		*target = strdup(path);
+		return *target ? 0 : ENOMEM;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		*target = realpath(path, NULL);
+		if (!*target)
+			return errno;
+		if (stat(*target, &st))
+			return errno;
+	} else {
+		*target = strdup(path);
+		if (!*target)
+			return ENOMEM;
+	}
+	if (!S_ISREG(st.st_mode) || same_file(&st, r->fs->device_name) ||
+	    same_file(&st, r->journal_path)) {
+		free(*target);
+		*target = NULL;
+		return RECOVER_ET_SAVE_PATH;
+	}
+	return 0;
+}
+
+/* "DIR/.NAME.XXXXXX" for mkostemp(), next to target. */
+static char *temp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+	const char *name = target + dirlen;
+	char *tmp = malloc(strlen(target) + 9);
+
+	if (tmp)
+		sprintf(tmp, "%.*s.%s.XXXXXX", (int)dirlen, target, name);
+	return tmp;
+}
+
+/* After a rename, the directory entry itself is made durable (as far as
+ * the directory's filesystem can: the copy is complete either way). */
+static void sync_dir(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == target)
+		dir = strdup("/");
+	else
+		dir = strndup(target, (size_t)(slash - target));
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+static errcode_t save(struct recover_struct *r, const char *path,
+		      enum recover_about *what)
+{
+	char *target, *tmp = NULL;
+	errcode_t err;
+	int fd;
+
+	*what = RECOVER_ABOUT_SAVE;
+	err = save_target(r, path, &target);
+	if (err)
+		return err;
+	tmp = temp_name(target);
+	if (!tmp) {
+		err = ENOMEM;
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	err = save_to(r, fd, what);
+	if (!err)
+		*what = RECOVER_ABOUT_SAVE;
 	if (close(fd) && !err)
 		err = errno;
-	if (err && regular)
-		unlink(path);
+	if (!err && rename(tmp, target))
+		err = errno;
+	if (err)
+		unlink(tmp);
+	else
+		sync_dir(target);
 out:
-	free(buf);
+	free(tmp);
+	free(target);
 	return err;
 }
 
@@ -644,7 +776,7 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 {
 	struct jsource *jsrc = &r->src;
 	unsigned char *raw = r->jsb_raw;
-	int failed, fs_error;
+	int dry, failed, fs_error;
 	errcode_t err;
 
 	*what = RECOVER_ABOUT_FS;
@@ -657,12 +789,22 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	if (!recover_needs_recovery(r))
 		return 0;
 	/*
+	 * A log the filesystem does not know about: the kernel would throw it
+	 * away at mount, e2fsck would ask, replay it and then check the whole
+	 * filesystem.  A replay alone is neither, so it takes -f.  (A dump is
+	 * replayed whatever the filesystem's flag: it is not the fs's log.)
+	 */
+	if (r->src.kind != RECOVER_SRC_DUMP && !r->needs_recovery &&
+	    r->sb.pub.start && !(r->opts.flags & RECOVER_FL_FORCE))
+		return RECOVER_ET_LOG_WITHOUT_FLAG;
+	/*
 	 * e2fsck goes on after a failed scan, replays nothing and resets the
 	 * journal; librecover stops unless told to do the same.
 	 */
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
-	if (r->fix_jdev_csum && !(r->opts.flags & RECOVER_FL_DRY_RUN)) {
+	dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
+	if (r->fix_jdev_csum && !dry) {
 		err = fix_jdev_csum(r);
 		if (err)
 			return err;
@@ -676,18 +818,19 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 			return err;
 	}
 	r->replayed = 1;
-	if (r->opts.flags & RECOVER_FL_DRY_RUN)
-		return 0;
 	failed = r->st.error || r->st.bad_csum;
-	err = recovery_restore_inode(r);
-	if (err)
-		return err;
-
-	/* The replayed blocks are durable before the journal lets go. */
+	r->st.write_blocks = r->st.replayed;
+	r->st.write_bytes = r->st.written_bytes;
 	*what = RECOVER_ABOUT_FS;
-	err = io_channel_flush(r->fs->io);
-	if (err)
-		return err;
+	if (!dry) {
+		err = recovery_restore_inode(r);
+		if (err)
+			return err;
+		/* The replayed blocks are durable before the journal lets go. */
+		err = io_channel_flush(r->fs->io);
+		if (err)
+			return err;
+	}
 	/*
 	 * A dump file stays as it was.  The filesystem's own journal is reset
 	 * only when it holds the same log; otherwise it and the filesystem's
@@ -705,12 +848,30 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 		jsrc = &r->own;
 		raw = r->own_jsb_raw;
 	}
+	r->st.write_blocks += 2;
+	r->st.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	if (dry) {
+		/* What the superblock updates would say, on a copy. */
+		unsigned char *copy = malloc(jsrc->blocksize);
+
+		if (!copy)
+			return ENOMEM;
+		memcpy(copy, raw, jsrc->blocksize);
+		r->st.fs_errors = reset_journal_super(r, copy, failed);
+		free(copy);
+		return 0;
+	}
 	fs_error = reset_journal_super(r, raw, failed);
 	r->st.fs_errors = fs_error;
+	/*
+	 * The reset journal is durable before needs_recovery goes: otherwise
+	 * a power cut could let the flag's update land without it, leaving a
+	 * log on a filesystem not marked as needing recovery.
+	 */
 	if (jsrc == &r->src)
 		*what = journal_about(r);
 	err = jsource_write(jsrc, jsrc->sb_block, raw);
-	if (!err && jsrc->own_io)
+	if (!err)
 		err = io_channel_flush(jsrc->io);
 	if (err)
 		return err;

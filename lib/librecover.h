@@ -33,7 +33,7 @@ typedef struct recover_struct *recover_t;
 
 /* recover_options.flags */
 #define RECOVER_FL_DRY_RUN	0x0001	/* read and check everything, write nothing */
-#define RECOVER_FL_FORCE	0x0002	/* see recover_open() */
+#define RECOVER_FL_FORCE	0x0002	/* see recover_open(), recover_replay() */
 /*
  * By default only revoke records that name a block the log also logs are
  * kept (no other record can cancel anything), so memory follows the number
@@ -202,6 +202,16 @@ struct recover_stats {
 	 * read as zero, and a replay writes them back zeroed, as e2fsck does.
 	 */
 	unsigned int	garbage_nr_users;
+	/*
+	 * recover_replay(): blocks and bytes written to the filesystem and
+	 * its journal (with RECOVER_FL_DRY_RUN: that a replay would write),
+	 * the replayed blocks and the journal and filesystem superblocks.
+	 */
+	unsigned long long write_blocks;
+	unsigned long long write_bytes;
+	/* recover_save(), recover_save_fd(): bytes written and their SHA-256 */
+	unsigned long long saved_bytes;
+	unsigned char	saved_sha256[32];
 };
 
 /*
@@ -246,11 +256,17 @@ errcode_t recover_scan(recover_t r);
 /*
  * recover_replay - the REPLAY pass and the superblock updates, in the order
  * e2fsck uses: replayed blocks, a flush, the journal superblock (s_start 0),
- * the filesystem superblock (needs_recovery cleared), a flush.  With
- * RECOVER_FL_DRY_RUN, counts what would be written and writes nothing.
+ * a flush, the filesystem superblock (needs_recovery cleared), a flush.  With
+ * RECOVER_FL_DRY_RUN, counts what would be written (recover_stats
+ * write_blocks, write_bytes, fs_errors) and writes nothing.
  * Calls recover_scan() first when it has not run.
  * Returns: 0, or an error code; RECOVER_ET_TAG_PAST_END when a tag to be
- * replayed names a block past the end of the filesystem (nothing written).
+ * replayed names a block past the end of the filesystem (nothing written);
+ * RECOVER_ET_LOG_WITHOUT_FLAG, unless RECOVER_FL_FORCE, when the
+ * filesystem's own journal holds a log (s_start != 0) but the filesystem
+ * is not marked as needing recovery (nothing written): the kernel would
+ * discard that log at mount, e2fsck would replay it and then run a full
+ * check, and a replay alone gives neither result.
  */
 errcode_t recover_replay(recover_t r);
 
@@ -293,14 +309,27 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data);
 /*
  * recover_save - write the raw journal to path: the journal inode's
  * contents in logical order (as "debugfs -R 'dump <8> FILE'" writes them),
- * the whole external journal device, or a copy of the dump.  path is
- * created, or truncated if it exists; nothing else is written.  Calls the
- * progress function (pass RECOVER_PASS_SAVE) after every 4 MiB.  When it
- * fails or is stopped, a regular file at path is removed: no partial copy
- * is left to be taken for a journal.
- * Returns: 0, or an error code.
+ * the whole external journal device, or a copy of the dump.  The copy goes
+ * to a new file in path's directory (created exclusively, mode 0600),
+ * which is synced and then renamed over path: path itself is only ever
+ * replaced by a complete copy.  When path is a symbolic link, the file it
+ * points to is replaced.  Nothing else is written.  Calls the progress
+ * function (pass RECOVER_PASS_SAVE) after every 4 MiB.  When it fails or
+ * is stopped, only the new file is removed and path is left as it was.
+ * recover_get_stats() then gives saved_bytes and saved_sha256.
+ * Returns: 0, or an error code; RECOVER_ET_SAVE_PATH when path exists and
+ * is not a regular file, or is the filesystem or the journal being read.
  */
 errcode_t recover_save(recover_t r, const char *path);
+
+/*
+ * recover_save_fd - the same copy, written to fd (a pipe, standard output)
+ * from its current position; fd is synced when it is a regular file and
+ * is not closed.  A copy that fails or is stopped half way leaves what was
+ * written in fd.
+ * Returns: 0, or an error code.
+ */
+errcode_t recover_save_fd(recover_t r, int fd);
 
 /* recover_needs_recovery - 1 when the journal has anything to replay, the
  * filesystem is flagged as needing recovery, the journal holds an error

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -63,7 +64,11 @@ struct cli {
 	const char	*device;
 	enum mode	mode;
 	const char	*save_path;
+	int		save_fd;	/* -s -: the journal's way to stdout */
 	const char	*undo_path;
+	char		*undo_target;	/* -z: the file FILE names */
+	char		*undo_tmp;	/* the new undo file, renamed over it */
+	int		undo_existed;
 	int		json;
 	int		quiet;
 	int		verbose;
@@ -92,11 +97,13 @@ static void usage(FILE *f)
 "  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
-"  -s, --save FILE      write the raw journal to FILE, write nothing else\n"
+"  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
+"                       write nothing else\n"
 "  -f, --force          go on where e2fsck would: a journal whose UUID does not\n"
 "                       match, a journal device with a bad checksum or without\n"
 "                       this filesystem as its user; on a corrupt log, reset\n"
-"                       the journal as e2fsck would\n"
+"                       the journal as e2fsck would; replay a log on a\n"
+"                       filesystem not marked as needing recovery\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
@@ -108,7 +115,8 @@ static void usage(FILE *f)
 "  -h, --help           print this help and exit\n"
 "\n"
 "Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
-"left, 8 operational error, 16 usage error, 32 interrupted.\n",
+"left, 8 operational error, 16 usage error, 32 interrupted; -n exits as the\n"
+"replay would (0, 1, 4 or 8).\n",
 		prog);
 }
 
@@ -716,6 +724,10 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "nothing was written; e2fsck would delete the journal, "
 		       "losing its updates, then check the filesystem and make "
 		       "a new journal";
+	if (err == RECOVER_ET_LOG_WITHOUT_FLAG)
+		return "nothing was written; the kernel would discard this log at "
+		       "mount, e2fsck would replay it and then run a full check; "
+		       "-f replays it";
 	return NULL;
 }
 
@@ -743,10 +755,12 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
-		/* The library removes a regular file, never a device. */
-		fprintf(stderr, "%s: %s: interrupted; %s %s\n", prog, c->device,
-			access(c->save_path, F_OK) ? "removed the partial copy" :
-			"incomplete:", c->save_path);
+		if (c->save_fd >= 0)
+			fprintf(stderr, "%s: %s: interrupted; the copy on standard "
+				"output is incomplete\n", prog, c->device);
+		else
+			fprintf(stderr, "%s: %s: interrupted; %s left as it was\n",
+				prog, c->device, c->save_path);
 	} else if (err == RECOVER_ET_INTERRUPTED) {
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
@@ -811,10 +825,9 @@ static void note_garbage(const struct cli *c, const struct recover_stats *st,
 
 /* ---- the replay report ---------------------------------------------------- */
 
-static int exit_status(const struct cli *c, const struct recover_stats *st)
+/* The status of a replay; a dry run gives the one its replay would. */
+static int exit_status(const struct recover_stats *st)
 {
-	if (c->opts.flags & RECOVER_FL_DRY_RUN)
-		return EXIT_CLEAN;
 	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors ||
 	    st->end_reason == RECOVER_END_TRUNCATED)
 		return EXIT_PROBLEMS;
@@ -865,6 +878,11 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: %s: the filesystem is marked as %s: run e2fsck -f\n",
 		       prog, c->device,
 		       st->fs_errors ? "having errors" : "not clean");
+	if (dry)
+		printf("%s: %s: would write %llu block%s (%llu bytes), superblocks "
+		       "included; needs_recovery is %s\n", prog, c->device,
+		       st->write_blocks, st->write_blocks == 1 ? "" : "s",
+		       st->write_bytes, st->needs_recovery ? "set" : "clear");
 }
 
 static void report_json(const struct cli *c, const struct recover_super *sb,
@@ -872,9 +890,10 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 {
 	printf("{\"filesystem\":");
 	json_str(c->device);
-	printf(",\"dry_run\":%s,\"exit\":%d,\"seconds\":%.3f,",
+	printf(",\"dry_run\":%s,\"exit\":%d,\"seconds\":%.3f,"
+	       "\"needs_recovery\":%s,",
 	       (c->opts.flags & RECOVER_FL_DRY_RUN) ? "true" : "false", status,
-	       secs);
+	       secs, st->needs_recovery ? "true" : "false");
 	json_super(sb);
 	printf(",");
 	json_log(st);
@@ -889,27 +908,40 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 		printf(",");
 		json_where("first_bad_checksum", &st->bad_csum_at);
 	}
-	printf("}\n");
+	printf(",\"write_blocks\":%llu,\"write_bytes\":%llu}\n",
+	       st->write_blocks, st->write_bytes);
 }
 
 /* ---- -s ------------------------------------------------------------------ */
 
-static void json_save(const struct cli *c, const struct recover_super *sb)
+static const char *sha256_hex(const unsigned char *d)
 {
-	struct stat sst;
-	unsigned long long bytes = 0;
+	static char buf[65];
+	int i;
 
-	/* What was written, as the file now holds it (a device or a pipe
-	 * has no size to tell). */
-	if (!stat(c->save_path, &sst) && S_ISREG(sst.st_mode))
-		bytes = (unsigned long long)sst.st_size;
-	printf("{\"filesystem\":");
-	json_str(c->device);
-	printf(",\"exit\":%d,\"saved\":", EXIT_CLEAN);
-	json_str(c->save_path);
-	printf(",\"bytes\":%llu,", bytes);
-	json_super(sb);
-	printf("}\n");
+	for (i = 0; i < 32; i++)
+		sprintf(buf + 2 * i, "%02x", d[i]);
+	return buf;
+}
+
+static void report_save(const struct cli *c, const struct recover_super *sb,
+			const struct recover_stats *st)
+{
+	if (c->json) {
+		printf("{\"filesystem\":");
+		json_str(c->device);
+		printf(",\"exit\":%d,\"saved\":", EXIT_CLEAN);
+		json_str(c->save_path);
+		printf(",\"bytes\":%llu,\"sha256\":\"%s\",", st->saved_bytes,
+		       sha256_hex(st->saved_sha256));
+		json_super(sb);
+		printf("}\n");
+	} else if (!c->quiet) {
+		printf("%s: %s: journal %s%s: %llu bytes, sha256 %s\n", prog,
+		       c->device, c->save_fd >= 0 ? "written to standard output" :
+		       "saved to ", c->save_fd >= 0 ? "" : c->save_path,
+		       st->saved_bytes, sha256_hex(st->saved_sha256));
+	}
 }
 
 /* ---- modes ----------------------------------------------------------------- */
@@ -943,15 +975,15 @@ static int run(struct cli *c)
 	note_garbage(c, &st, recover_needs_recovery(r));
 
 	if (c->mode == MODE_SAVE) {
-		err = recover_save(r, c->save_path);
+		if (c->save_fd >= 0)
+			err = recover_save_fd(r, c->save_fd);
+		else
+			err = recover_save(r, c->save_path);
+		recover_get_stats(r, &st);
 		recover_close(r);
 		if (err)
 			return fail(c, err, "saving the journal of", NULL);
-		if (c->json)
-			json_save(c, &sb);
-		else if (!c->quiet)
-			printf("%s: %s: journal saved to %s\n", prog, c->device,
-			       c->save_path);
+		report_save(c, &sb, &st);
 		return EXIT_CLEAN;
 	}
 	if (c->mode == MODE_LIST)
@@ -992,7 +1024,7 @@ static int run(struct cli *c)
 		return fail(c, err, (c->opts.flags & RECOVER_FL_DRY_RUN) ?
 			    "checking the journal of" : "replaying the journal of",
 			    &st);
-	status = exit_status(c, &st);
+	status = exit_status(&st);
 	if (c->json)
 		report_json(c, &sb, &st, now() - t0, status);
 	else if (!c->quiet)
@@ -1000,29 +1032,159 @@ static int run(struct cli *c)
 	return status;
 }
 
+/* Does path name the same file (or, for block devices, device) as st? */
+static int same_file(const struct stat *st, const char *path)
+{
+	struct stat b;
+
+	if (!path || stat(path, &b))
+		return 0;
+	if (S_ISBLK(st->st_mode) && S_ISBLK(b.st_mode))
+		return st->st_rdev == b.st_rdev;
+	return st->st_dev == b.st_dev && st->st_ino == b.st_ino;
+}
+
+/*
+ * A file -z or -s is to write: it may not exist yet, or be a regular file
+ * (or a symbolic link to one) other than the device, the journal or the
+ * other option's file.  Anything else is refused before anything is
+ * opened, so that nothing the operator named is touched.
+ */
+static int check_out_path(const struct cli *c, const char *opt,
+			  const char *path, const char *other)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (stat(path, &st)) {
+		if (!lstat(path, &st))
+			why = "is a symbolic link to nothing";
+		else
+			return 0;	/* created; other errors show then */
+	} else if (same_file(&st, c->device)) {
+		why = "is the filesystem itself";
+	} else if (same_file(&st, c->opts.journal_path)) {
+		why = "is the journal given with -j";
+	} else if (other && same_file(&st, other)) {
+		why = "is the file of both -z and -s";
+	} else if (!S_ISREG(st.st_mode)) {
+		why = "exists and is not a regular file";
+	}
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s: %s %s: %s; nothing was written\n", prog, opt, path,
+		why);
+	return EXIT_USAGE;
+}
+
 /*
  * -z: every write to the filesystem goes through libext2fs's undo io
- * manager, which first copies the old contents into FILE for e2undo(8).
+ * manager, which first copies the old contents into the undo file for
+ * e2undo(8).  The undo manager appends to an undo file of the same
+ * filesystem, refuses any other, and writes a header at close even when
+ * nothing was written: so it gets a new, empty file next to FILE, which
+ * replaces FILE only when the run wrote something (finish_undo()).
  */
 static int setup_undo(struct cli *c)
 {
+	const char *slash;
+	struct stat st;
 	errcode_t err;
+	size_t dirlen;
+	int fd;
 
-	if (unlink(c->undo_path) && errno != ENOENT) {
-		com_err(prog, errno, "while removing the old undo file %s",
+	if (!lstat(c->undo_path, &st) && S_ISLNK(st.st_mode))
+		c->undo_target = realpath(c->undo_path, NULL);
+	else
+		c->undo_target = strdup(c->undo_path);
+	if (!c->undo_target) {
+		com_err(prog, errno, "while resolving the undo file %s",
 			c->undo_path);
 		return EXIT_ERROR;
 	}
+	c->undo_existed = !stat(c->undo_target, &st);
+	slash = strrchr(c->undo_target, '/');
+	dirlen = slash ? (size_t)(slash - c->undo_target) + 1 : 0;
+	if (asprintf(&c->undo_tmp, "%.*s.%s.XXXXXX", (int)dirlen,
+		     c->undo_target, c->undo_target + dirlen) < 0) {
+		c->undo_tmp = NULL;
+		com_err(prog, ENOMEM, "while setting up the undo file %s",
+			c->undo_path);
+		return EXIT_ERROR;
+	}
+	fd = mkostemp(c->undo_tmp, O_CLOEXEC);
+	if (fd < 0) {
+		com_err(prog, errno, "while creating a new undo file next to %s",
+			c->undo_path);
+		free(c->undo_tmp);
+		c->undo_tmp = NULL;
+		return EXIT_ERROR;
+	}
+	close(fd);
 	err = set_undo_io_backing_manager(unix_io_manager);
 	if (!err)
-		err = set_undo_io_backup_file((char *)c->undo_path);
+		err = set_undo_io_backup_file(c->undo_tmp);
 	if (err) {
 		com_err(prog, err, "while setting up the undo file %s",
 			c->undo_path);
+		unlink(c->undo_tmp);
 		return EXIT_ERROR;
 	}
 	c->opts.io_manager = undo_io_manager;
 	return 0;
+}
+
+/*
+ * Whether the undo manager saved any block: an e2undo file starts with
+ * the magic "E2UNDO02" and the number of keys (little-endian 64 bits),
+ * one key per run of saved blocks.
+ */
+static int undo_has_blocks(const char *path)
+{
+	unsigned char hdr[16];
+	unsigned long long keys = 0;
+	FILE *f = fopen(path, "rb");
+	int i, ok;
+
+	if (!f)
+		return 0;
+	ok = fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) &&
+	     !memcmp(hdr, "E2UNDO02", 8);
+	fclose(f);
+	for (i = 15; ok && i >= 8; i--)
+		keys = keys << 8 | hdr[i];
+	return ok && keys;
+}
+
+/*
+ * After the run: the new undo file replaces FILE when anything was
+ * written, even by a run that failed or was stopped half way (it is then
+ * the only way back); otherwise it goes and FILE is left as it was.
+ */
+static void finish_undo(struct cli *c)
+{
+	if (!c->undo_tmp)
+		return;
+	if (!undo_has_blocks(c->undo_tmp)) {
+		unlink(c->undo_tmp);
+		if (c->undo_existed && !c->quiet)
+			fprintf(stderr, "%s: nothing was written: undo file %s "
+				"left as it was\n", prog, c->undo_path);
+		return;
+	}
+	if (c->undo_existed && !c->quiet)
+		fprintf(stderr, "%s: replacing undo file %s\n", prog,
+			c->undo_path);
+	if (rename(c->undo_tmp, c->undo_target)) {
+		com_err(prog, errno, "while renaming the undo file %s to %s",
+			c->undo_tmp, c->undo_path);
+		fprintf(stderr, "%s: e2undo %s %s undoes what this run wrote\n",
+			prog, c->undo_tmp, c->device);
+		return;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "%s: e2undo %s %s undoes what this run wrote\n",
+			prog, c->undo_path, c->device);
 }
 
 int main(int argc, char **argv)
@@ -1046,10 +1208,11 @@ int main(int argc, char **argv)
 	struct cli c;
 	const char *env, *progress_fd = NULL;
 	int modes = 0;
-	int ch;
+	int ch, status;
 
 	memset(&c, 0, sizeof(c));
 	c.progress_fd = -1;
+	c.save_fd = -1;
 	if (argv[0] && strrchr(argv[0], '/'))
 		prog = strrchr(argv[0], '/') + 1;
 	else if (argv[0] && *argv[0])
@@ -1143,12 +1306,41 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	c.device = argv[optind];
+	if (c.save_path && strcmp(c.save_path, "-") &&
+	    check_out_path(&c, "-s", c.save_path, c.undo_path))
+		return EXIT_USAGE;
+	if (c.undo_path &&
+	    check_out_path(&c, "-z", c.undo_path,
+			   c.save_path && strcmp(c.save_path, "-") ?
+			   c.save_path : NULL))
+		return EXIT_USAGE;
+	if (c.save_path && !strcmp(c.save_path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			fprintf(stderr, "%s: -s -: standard output is a terminal\n",
+				prog);
+			return EXIT_USAGE;
+		}
+		/* The journal goes to the real stdout; everything jrecover
+		 * says, the report included, to stderr. */
+		c.save_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (c.save_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			com_err(prog, errno, "while setting up standard output");
+			return EXIT_ERROR;
+		}
+	}
 	/* Everything but the replay itself only reads. */
 	if (c.mode != MODE_REPLAY)
 		c.opts.flags |= RECOVER_FL_DRY_RUN;
-	if (c.undo_path && c.mode == MODE_REPLAY &&
-	    !(c.opts.flags & RECOVER_FL_DRY_RUN) && setup_undo(&c))
+	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
+		if (!c.quiet)
+			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
+				"to the filesystem\n",
+				prog, c.undo_path, c.mode == MODE_INFO ? "-i" :
+				c.mode == MODE_LIST ? "-l" :
+				c.mode == MODE_SAVE ? "-s" : "-n");
+	} else if (c.undo_path && setup_undo(&c)) {
 		return EXIT_ERROR;
+	}
 	env = getenv("LIBRECOVER_FULL_REVOKE");
 	if (env && *env && strcmp(env, "0"))
 		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
@@ -1165,5 +1357,9 @@ int main(int argc, char **argv)
 	 * replay; with -s, after a 4 MiB piece, and FILE is removed. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	return run(&c);
+	status = run(&c);
+	finish_undo(&c);
+	free(c.undo_tmp);
+	free(c.undo_target);
+	return status;
 }

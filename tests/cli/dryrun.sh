@@ -11,8 +11,12 @@
 #    copy logged at tid T is cancelled by a revoke record of its block at a
 #    tid >= T; tids compared modulo 2^32 here never wrap) for a bulk
 #    journal;
-#  - -n exits 0 even where the replay exits 4, and writes nothing: the
-#    image's sha256 is unchanged after -n, -n -v, -n --json and -i.
+#  - -n exits with the status of the replay (1, or 4 where the replay
+#    leaves problems; -i exits 0), and writes nothing: the image's sha256
+#    is unchanged after -n, -n -v, -n --json and -i;
+#  - -n's "would write N blocks (M bytes)" and --json's write_blocks and
+#    write_bytes are what the replay then reports it wrote: the replayed
+#    blocks plus the journal superblock and the filesystem superblock.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -41,14 +45,20 @@ dry_case() {
 	jrecover -i "$d_img"
 	[ "$RUN_RC" -eq 0 ] || fail "$d_n: -i exited $RUN_RC"
 	jrecover -n -v "$d_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$d_n: -n -v exited $RUN_RC"
+	[ "$RUN_RC" -eq "$d_rc" ] || fail "$d_n: -n -v exited $RUN_RC, not $d_rc"
 	jr "$d_n.n.txt" "$d_n.n.err" -n "$d_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$d_n: -n exited $RUN_RC, not 0"
+	[ "$RUN_RC" -eq "$d_rc" ] || fail "$d_n: -n exited $RUN_RC, not $d_rc"
+	d_bs=$(img_bs "$d_img")
+	d_w=$(($(echo "$d_want" | cut -d' ' -f1) + 2))
+	grep -q "would write $d_w blocks ($((d_w * d_bs)) bytes), superblocks included; needs_recovery is set" "$d_n.n.txt" ||
+		fail "$d_n: -n does not say it would write $d_w blocks"
 	d_dry=$(text_numbers "$d_n.n.txt")
 	[ "$d_dry" = "$d_want" ] || fail "$d_n: -n says '$d_dry', the journal calls for '$d_want'"
 	grep -q "would replay" "$d_n.n.txt" || fail "$d_n: -n does not say 'would replay'"
 	jr "$d_n.n.json" "$d_n.n.jerr" -n --json "$d_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$d_n: -n --json exited $RUN_RC, not 0"
+	[ "$RUN_RC" -eq "$d_rc" ] || fail "$d_n: -n --json exited $RUN_RC, not $d_rc"
+	jq_is "$d_n.n.json" '"\(.exit) \(.needs_recovery) \(.write_blocks) \(.write_bytes)"' \
+		"$d_rc true $d_w $((d_w * d_bs))" "$d_n: -n --json"
 	d_jdry=$(jq -r '"\(.replayed) \(.log.transactions) \(.log.first_tid)-\(.log.end_tid - 1) \(.revoked) \(.bad_checksum)"' "$d_n.n.json")
 	[ "$d_jdry" = "$d_want" ] || fail "$d_n: -n --json says '$d_jdry', the journal calls for '$d_want'"
 	[ "$(sha256_of "$d_img")" = "$d_sum" ] || fail "$d_n: -i or -n changed the image"
@@ -62,6 +72,9 @@ dry_case() {
 	jr "$d_n.r.json" "$d_n.r.jerr" --json "$d_n.json.img"
 	d_jreal=$(jq -r '"\(.replayed) \(.log.transactions) \(.log.first_tid)-\(.log.end_tid - 1) \(.revoked) \(.bad_checksum)"' "$d_n.r.json")
 	[ "$d_jreal" = "$d_jdry" ] || fail "$d_n: the replay's --json says '$d_jreal', -n --json said '$d_jdry'"
+	jq_is "$d_n.r.json" '"\(.exit) \(.write_blocks) \(.write_bytes) \(.fs_errors)"' \
+		"$(jq -r '"\(.exit) \(.write_blocks) \(.write_bytes) \(.fs_errors)"' "$d_n.n.json")" \
+		"$d_n: the replay against -n --json"
 	# What -n reads is what the replay wrote: the same bytes both ways.
 	"$IMGCMP" -s "$d_n.text.img" "$d_n.json.img" > /dev/null ||
 		fail "$d_n: two replays of the same image differ"

@@ -50,13 +50,13 @@ def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 	"descriptor_blocks", "logged_blocks", "revoke_blocks", "revoke_records",
 	"end", "end_at"];
 def log_optional: ["corrupt_commit", "error", "error_at"];
-def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "journal", "log",
-	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current",
-	"journal_inode_backup"];
+def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
+	"journal", "log", "replayed", "revoked", "bad_checksum", "fs_errors",
+	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes"];
 def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
 	"journal", "log"];
-def save_keys: ["filesystem", "exit", "saved", "bytes", "journal"];
+def save_keys: ["filesystem", "exit", "saved", "bytes", "sha256", "journal"];
 def error_keys: ["filesystem", "exit", "error", "code", "path"];
 def error_optional: ["error_at"];
 def list_keys: {
@@ -136,9 +136,12 @@ def report:
 			seconds: (.seconds | type == "number" and . >= 0),
 			replayed: (.replayed | count), revoked: (.revoked | count),
 			bad_checksum: (.bad_checksum | count),
+			needs_recovery: (.needs_recovery | type == "boolean"),
 			fs_errors: (.fs_errors | type == "boolean"),
 			dump_is_current: (.dump_is_current | type == "boolean"),
 			journal_inode_backup: (.journal_inode_backup | type == "boolean"),
+			write_blocks: (.write_blocks | count),
+			write_bytes: (.write_bytes | count),
 			first_bad_checksum: (has("first_bad_checksum") == (.bad_checksum > 0))}) +
 		(.journal | journal) + (.log | log) +
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
@@ -146,7 +149,8 @@ def report:
 		fields("-s"; save_keys; []) +
 		typed("-s"; {filesystem: (.filesystem | type == "string"),
 			exit: (.exit == 0), saved: (.saved | type == "string"),
-			bytes: (.bytes | count)}) +
+			bytes: (.bytes | count),
+			sha256: (.sha256 | type == "string" and test("^[0-9a-f]{64}$"))}) +
 		(.journal | journal)
 	elif has("needs_recovery") then
 		fields("-i"; info_keys; []) +
@@ -166,7 +170,7 @@ EOF
 
 # The fields the man page's JSON OUTPUT section names, against the test's.
 sed -n '/^\.SH "JSON OUTPUT"/,/^\.SH /p' "$MAN" | sed 's/\\-/-/g' |
-	grep -o '"[a-z_]*":' | tr -d '":' | sort -u > man.keys
+	grep -o '"[a-z0-9_]*":' | tr -d '":' | sort -u > man.keys
 jq -n -r -L . 'include "schema"; all_keys[]' | sort -u > test.keys
 NCASES=$((NCASES + 1))
 [ "$(wc -l < man.keys)" -ge 30 ] || die "found only $(wc -l < man.keys) fields in $MAN"
@@ -267,7 +271,11 @@ for fmt in 4k-64-v3 1k-32-none; do
 		"$(awk '$1 == "C" { b = $3 } END { print b }' std.norm)" "std-$fmt -i: log_blocks (from block 1)"
 
 	J "n-$fmt.json" -n "$img"
-	[ "$RUN_RC" -eq 0 ] || fail "std-$fmt: -n --json exited $RUN_RC"
+	[ "$RUN_RC" -eq 1 ] || fail "std-$fmt: -n --json exited $RUN_RC, not 1 (as the replay)"
+	jq_is "n-$fmt.json" .needs_recovery true "std-$fmt -n"
+	# 10 replayed blocks, the journal superblock and the superblock's block
+	jq_is "n-$fmt.json" '"\(.write_blocks) \(.write_bytes)"' \
+		"12 $((12 * $(img_bs "$img")))" "std-$fmt -n: what would be written"
 	journal_matches "n-$fmt.json" "$img"
 	J "l-$fmt.json" -l "$img"
 	J "s-$fmt.json" -s "s-$fmt.journal" "$img"
@@ -275,6 +283,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	jq_is "s-$fmt.json" '"\(.filesystem) \(.saved) \(.exit) \(.journal.source)"' \
 		"$img s-$fmt.journal 0 inode" "std-$fmt -s"
 	jq_is "s-$fmt.json" .bytes "$(wc -c < "s-$fmt.journal")" "std-$fmt -s: bytes"
+	jq_is "s-$fmt.json" .sha256 "$(sha256_of "s-$fmt.journal")" "std-$fmt -s: sha256"
 	jq_is "s-$fmt.json" ".journal | tojson" "$(jq -c .journal "i-$fmt.json")" "std-$fmt -s: journal as -i has it"
 	[ "$(sha256_of "$img")" = "$sum" ] || fail "std-$fmt: -i, -n, -l or -s changed the image"
 
@@ -333,7 +342,7 @@ for mode in i n l r; do
 	r) J csum.$mode.json "$img" ;;
 	esac
 	case $mode:$RUN_RC in
-	[inl]:0|r:4) ;;
+	[il]:0|[nr]:4) ;;
 	*) fail "csum: jrecover --json ($mode) exited $RUN_RC" ;;
 	esac
 done

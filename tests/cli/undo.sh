@@ -11,7 +11,14 @@
 #  - with an external journal the undo file covers the filesystem, not the
 #    journal device: e2undo restores the filesystem, the device keeps its
 #    reset journal superblock;
-#  - -n -z writes nothing to the image.
+#  - -n -z writes nothing to the image and no undo file;
+#  - the replay says it replaces the old file, and leaves no temporary
+#    file behind; a second -z run, with nothing left to do, leaves the
+#    first run's undo file byte for byte as it was, and e2undo with it
+#    still restores the original image;
+#  - a replay that fails after writing (a file size limit makes a later
+#    write fail) keeps its undo file, and e2undo with it restores the
+#    image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
@@ -35,10 +42,14 @@ undo_case() {
 	u_jsum=
 	[ -n "$u_jdev" ] && u_jsum=$(sha256_of "$u_jdev")
 
-	# -n -z: a dry run writes nothing.
+	# -n -z: a dry run writes nothing, not even the undo file, and says
+	# -z is not used; it exits as the replay will.
 	jrecover -n -z "$u_n.dry.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$u_n: -n -z exited $RUN_RC"
+	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$u_n: -n -z exited $RUN_RC, not $(std_expect)"
 	[ "$(sha256_of "$u_img")" = "$u_sum" ] || fail "$u_n: -n -z changed the image"
+	[ -e "$u_n.dry.undo" ] && fail "$u_n: -n -z wrote an undo file"
+	grep -q -- "-z $u_n.dry.undo not used: -n writes nothing" "$SCRATCH/.run.out" ||
+		fail "$u_n: -n -z does not say -z is not used"
 
 	# An old file of the same name is replaced.
 	mkdata "$u_n.undo" 4096 4 -s 21
@@ -46,6 +57,9 @@ undo_case() {
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
 		fail "$u_n: jrecover -z exited $RUN_RC, not $(std_expect)"
 	[ -s "$u_n.undo" ] || fail "$u_n: jrecover -z left no undo file"
+	grep -q "replacing undo file $u_n.undo" "$SCRATCH/.run.out" ||
+		fail "$u_n: jrecover -z did not say it replaced $u_n.undo"
+	ls -a | grep -q "^\.$u_n\.undo\." && fail "$u_n: a temporary undo file was left behind"
 	[ "$(sha256_of "$u_img")" != "$u_sum" ] || fail "$u_n: jrecover -z changed nothing"
 	if [ -n "$u_jdev" ]; then
 		"$IMGCMP" -s "$u_n.e2fsck.img" "$u_img" > cmp.out &&
@@ -53,6 +67,16 @@ undo_case() {
 	else
 		"$IMGCMP" -s -J "$(jsb_offset "$u_img")" "$u_n.e2fsck.img" "$u_img" > cmp.out
 	fi || { sed 's/^/    /' cmp.out; fail "$u_n: the replay with -z differs from e2fsck's"; }
+
+	# A second run finds nothing to do: the undo file of the first is
+	# left exactly as it was, and still undoes the replay.
+	u_usum=$(sha256_of "$u_n.undo")
+	jrecover -z "$u_n.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$u_n: the second jrecover -z exited $RUN_RC, not 0"
+	[ "$(sha256_of "$u_n.undo")" = "$u_usum" ] ||
+		fail "$u_n: a second run with nothing to do changed the undo file"
+	grep -q "undo file $u_n.undo left as it was" "$SCRATCH/.run.out" ||
+		fail "$u_n: the second run did not say the undo file was left alone"
 
 	run e2undo "$u_n.undo" "$u_img"
 	[ "$RUN_RC" -eq 0 ] || fail "$u_n: e2undo exited $RUN_RC"
@@ -89,5 +113,59 @@ for fmt in 1k-32-none 4k-64-v3; do
 	JO_EXT=
 	undo_case "ext-$fmt" "$img" "$jdev"
 done
+
+# --- a replay that fails after writing keeps its undo file --------------------
+# The file size limit (prlimit --fsize, SIGXFSZ ignored) lets the replay
+# write T1's blocks, 8 MiB into the image, and fails the write of T2's,
+# 48 MiB in: jrecover exits 8 with the filesystem half written, and the
+# undo file it keeps (the only way back) makes e2undo give back the image
+# as it was.  (T2's 64 blocks go out in one direct write: four blocks or
+# fewer would sit in libext2fs's write cache, fail only when it is
+# flushed, and keep failing at close, so that the undo manager could not
+# mark its file complete; e2undo then restores the blocks but marks the
+# filesystem not clean.)
+if command -v prlimit > /dev/null 2>&1; then
+	NCASES=$((NCASES + 1))
+	say ""
+	say "=== case a write error half way"
+	. "$top_srcdir/tests/cli/clilib.sh"
+	set_format 4k-64-v3
+	img=fail.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 64M $FMT_MKFS
+	jw "$img" <<EOF
+features revoke 64bit csum3
+txn
+log 2048-2055
+commit
+txn
+log 12288-12351
+commit
+EOF
+	sum=$(sha256_of "$img")
+	say "\$ prlimit --fsize=33554432 jrecover -z fail.undo $img (SIGXFSZ ignored)"
+	(trap '' XFSZ; exec prlimit --fsize=33554432 "$JRECOVER" -z fail.undo "$img") \
+		> fail.out 2>&1
+	rc=$?
+	sed 's/^/    /' fail.out
+	say "    [exit $rc]"
+	[ "$rc" -eq 8 ] || fail "write error: jrecover exited $rc, not 8"
+	[ "$(sha256_of "$img")" != "$sum" ] ||
+		fail "write error: nothing was written before it (the test is wrong)"
+	if [ ! -s fail.undo ]; then
+		fail "write error: the blocks written have no undo file"
+	else
+		grep -q "e2undo fail.undo $img undoes what this run wrote" fail.out ||
+			fail "write error: jrecover does not say the undo file was kept"
+		run e2undo fail.undo "$img"
+		[ "$RUN_RC" -eq 0 ] || fail "write error: e2undo exited $RUN_RC"
+		[ "$(sha256_of "$img")" = "$sum" ] ||
+			fail "write error: after e2undo the image is not what it was"
+	fi
+	left=$(ls -A | grep '^\.fail\.undo\.')
+	[ -z "$left" ] || fail "write error: a new undo file was left behind: $left"
+else
+	say "(prlimit not found: the write error case is not run)"
+fi
 
 end_test

@@ -11,8 +11,14 @@
 #                            anyway?", replays it, and then (even with
 #                            -E journal_only) runs a full check, which sets
 #                            s_lastcheck; the kernel would discard this log
-#                            (jbd2_journal_wipe).  Compared without
-#                            s_lastcheck.
+#                            (jbd2_journal_wipe).  jrecover refuses (8,
+#                            nothing written, -n 8 too, the message says
+#                            why and names -f); e2fsck -n answers no and
+#                            writes nothing (for the record); with -f
+#                            jrecover replays, compared with e2fsck -y
+#                            without s_lastcheck.  The same log saved as a
+#                            dump and given with -j is replayed without -f
+#                            (exit 1), to the same image as -f gives.
 #   errno-only               journal s_errno set (the journal was aborted),
 #                            nothing else: e2fsck marks the filesystem as
 #                            having errors and clears s_errno
@@ -50,7 +56,33 @@ for fmt in 4k-64-v3 1k-32-none; do
 	mkimg "$img" 16M $FMT_MKFS
 	std_workload "$img"
 	printf 'feature -needs_recovery\n' | dfs_quiet "$img"
-	oracle_compare -e "$(std_expect)" -x s_lastcheck -x s_lastcheck_hi "$img"
+	oracle_compare -e 8 "$img"
+	oracle_compare -e "$(std_expect)" -o -f -x s_lastcheck -x s_lastcheck_hi "$img"
+
+	NCASES=$((NCASES + 1))
+	sum=$(sha256_of "$img")
+	jrecover "$img"
+	grep -q "not marked as needing recovery.*the kernel would discard this log at mount, e2fsck would replay it and then run a full check; -f replays it" \
+		"$SCRATCH/.run.out" ||
+		fail "log-without-flag-$fmt: the refusal does not explain itself"
+	copy_img "$img" "e2fsck-n-$fmt.img"
+	run e2fsck -n -E journal_only "e2fsck-n-$fmt.img"
+	say "(for the record: e2fsck -n exited $RUN_RC and $(cmp -s "$img" "e2fsck-n-$fmt.img" && echo "wrote nothing" || echo "changed the image"))"
+	[ "$(sha256_of "$img")" = "$sum" ] || fail "log-without-flag-$fmt: the image changed"
+
+	# The same log as a dump: replayed whatever the flag (no -f).
+	NCASES=$((NCASES + 1))
+	jrecover -s "dump-$fmt.journal" "$img"
+	[ "$RUN_RC" -eq 0 ] || fail "dump-without-flag-$fmt: -s exited $RUN_RC"
+	copy_img "$img" "dump-without-flag-$fmt.img"
+	copy_img "$img" "force-$fmt.img"
+	jrecover -j "dump-$fmt.journal" "dump-without-flag-$fmt.img"
+	[ "$RUN_RC" -eq "$(std_expect)" ] ||
+		fail "dump-without-flag-$fmt: jrecover -j DUMP exited $RUN_RC, not $(std_expect)"
+	jrecover -f "force-$fmt.img"
+	"$IMGCMP" -s -J "$(jsb_offset "$img")" "force-$fmt.img" \
+		"dump-without-flag-$fmt.img" > cmp.out ||
+		{ sed 's/^/    /' cmp.out; fail "dump-without-flag-$fmt: the dump's replay differs from -f's"; }
 done
 
 set_format 4k-64-none

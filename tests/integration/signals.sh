@@ -17,6 +17,11 @@
 #    the replay under way: exit 32 and the same checks.  Without -p
 #    (stderr is not a terminal here) the signal is still noticed.
 #
+#    With -z, an interrupted replay that wrote keeps its undo file, with
+#    which e2undo gives back the image as it was.
+# 3. A save stopped half way leaves no partial copy, and an existing file
+#    at that path as it was.
+#
 # Comparisons leave out s_wtime, s_kbytes_written and s_checksum (imgcmp -s).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -223,6 +228,49 @@ interrupt INT replay
 interrupt TERM ""
 say "$INTERRUPTED of 4 runs were interrupted"
 
+# -z, stopped during the replay: if anything was written, the undo file is
+# kept (it is the only way back) and e2undo gives back big.img; if nothing
+# was, there is no undo file, the image is big.img, and no new file is
+# left next to it.
+NCASES=$((NCASES + 1))
+say ""
+say "=== case SIGINT during the replay, with -z"
+copy_img big.img sig-undo.img
+rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err" sig.undo
+$DEFSIG "$JRECOVER" -p -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
+pid=$!
+i=0
+while ! grep -q replay "$SCRATCH/.sig.err" 2>/dev/null; do
+	kill -0 "$pid" 2>/dev/null || break
+	i=$((i + 1))
+	[ "$i" -lt 20000 ] || break
+	sleep 0.005
+done
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+tr '\r' '\n' < "$SCRATCH/.sig.err" | sed 's/\x1b\[K//g; /^$/d; s/^/    /'
+say "    [exit $rc]"
+case $rc in
+1|32) ;;
+*) fail "-z, SIGINT: jrecover exited $rc" ;;
+esac
+if [ -e sig.undo ]; then
+	grep -q "e2undo sig.undo sig-undo.img undoes what this run wrote" "$SCRATCH/.sig.err" ||
+		fail "-z, SIGINT: the undo file was kept without a word"
+	run e2undo sig.undo sig-undo.img
+	[ "$RUN_RC" -eq 0 ] || fail "-z, SIGINT: e2undo exited $RUN_RC"
+	cmp -s sig-undo.img big.img ||
+		fail "-z, SIGINT: after e2undo the image is not what it was"
+else
+	[ "$rc" -eq 32 ] || fail "-z: the replay ended, but left no undo file"
+	cmp -s sig-undo.img big.img ||
+		fail "-z, SIGINT: no undo file, but the image changed"
+fi
+left=$(ls -A | grep '^\.sig\.undo\.')
+[ -z "$left" ] || fail "-z, SIGINT: a new undo file was left behind: $left"
+rm -f sig-undo.img sig.undo
+
 # ==== 3. a save stopped half way ====================================================
 # recover_save() calls the progress function after every 4 MiB piece: the
 # 128 MiB journal of big.img is 32 pieces.  Stopped at the third, it
@@ -248,6 +296,19 @@ sum=$(tail -n 1 "$SCRATCH/.run.out")
 [ ! -e "$SCRATCH/part.dump" ] ||
 	fail "save: the partial copy was left behind ($(stat -c %s "$SCRATCH/part.dump") bytes)"
 [ "$(sha256sum < big.img)" = "$before" ] || fail "save: the image changed"
+# Onto an existing file: that file is left exactly as it was, and the new
+# copy next to it is gone.
+NCASES=$((NCASES + 1))
+printf 'an older copy\n' > "$SCRATCH/old.dump"
+osum=$(sha256sum < "$SCRATCH/old.dump")
+run "$CRASHRUN" -S "$SCRATCH/old.dump" -s 3 big.img
+sum=$(tail -n 1 "$SCRATCH/.run.out")
+[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+	fail "save over a file: recover_save returned $(field result "$sum")"
+[ "$(sha256sum < "$SCRATCH/old.dump")" = "$osum" ] ||
+	fail "save over a file: the existing file was changed"
+left=$(ls -A "$SCRATCH" | grep '^\.old\.dump\.')
+[ -z "$left" ] || fail "save over a file: the new copy was left behind: $left"
 # jrecover -p shows the pass by name.
 "$JRECOVER" -p -s "$SCRATCH/p.dump" big.img > /dev/null 2> "$SCRATCH/.save.err" ||
 	fail "save: jrecover -p -s failed"

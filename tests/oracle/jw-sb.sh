@@ -28,9 +28,10 @@
 #                  with -f e2fsck's result [4]
 #   norecover-log  a log (s_start != 0) but needs_recovery clear: e2fsck
 #                  asks "Run journal anyway?", replays it (-y) and then
-#                  runs a full check, as for v1-users; jrecover replays
-#                  [1]; compared without s_lastcheck.  (The kernel would
-#                  discard such a log: jbd2_journal_wipe.)
+#                  runs a full check, as for v1-users; the kernel would
+#                  discard such a log (jbd2_journal_wipe).  jrecover
+#                  refuses [8]; with -f it replays [1], compared without
+#                  s_lastcheck.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
@@ -161,8 +162,11 @@ txn
 log $b
 commit
 EOF
-ocase -x s_lastcheck norecover-log
+ocase -e 8 norecover-log
 e2seq norecover-log 3
 e2blk norecover-log 1 "$b"
+copy_img norecover-log.img norecover-log-f.img
+[ -f norecover-log.trace ] && cp norecover-log.trace norecover-log-f.trace
+ocase -o -f -x s_lastcheck norecover-log-f
 
 end_test
