@@ -731,6 +731,9 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 {
 	const char *a = advice(err);
 
+	/* Only the open refuses; later, the MMP block went bad under us. */
+	if (is_mmp_error(err) && strcmp(what, "opening"))
+		a = NULL;
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
 		/* The library removes a regular file, never a device. */

@@ -45,11 +45,16 @@ def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 	"end", "end_at"];
 def log_optional: ["corrupt_commit", "error", "error_at"];
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "journal", "log",
-	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current"];
+	"replayed", "revoked", "bad_checksum", "fs_errors", "dump_is_current",
+	"mmp"];
 def replay_optional: ["first_bad_checksum"];
-def info_keys: ["filesystem", "needs_recovery", "journal", "log"];
-def save_keys: ["filesystem", "exit", "saved", "bytes", "journal"];
-def error_keys: ["filesystem", "exit", "error"];
+def info_keys: ["filesystem", "needs_recovery", "journal", "log", "mmp"];
+def save_keys: ["filesystem", "exit", "saved", "bytes", "journal", "mmp"];
+def error_keys: ["filesystem", "exit", "error", "mmp"];
+def mmp_keys: ["block", "update_interval", "wait_planned_seconds",
+	"wait_seconds", "released"];
+def mmp_optional: ["sequence", "state", "time", "check_interval", "node",
+	"device", "error"];
 def error_optional: ["error_at"];
 def list_keys: {
 	descriptor: ["type", "tid", "block", "tags"],
@@ -62,7 +67,7 @@ def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
 	replay_keys + replay_optional + info_keys + save_keys + error_keys +
-	error_optional +
+	error_optional + mmp_keys + mmp_optional +
 	([list_keys[]] | add) | unique;
 
 # Problems with an object, as strings (none: the object is right).
@@ -78,6 +83,20 @@ def where($what):
 	fields($what; where_keys; []) +
 	typed($what; {block: (.block | count), tid: (.tid | u32),
 		      fs_block: (.fs_block | count)}) end;
+# The MMP block: null without the mmp feature.
+def mmp:
+	if . == null then [] elif type != "object" then ["mmp: not an object"] else
+	fields("mmp"; mmp_keys; mmp_optional) +
+	typed("mmp"; {block: (.block | count),
+		update_interval: (.update_interval | count),
+		read_fields: ((has("sequence") | not) or
+			(.sequence | u32) and (.state | IN("clean", "fsck", "in use", "unknown")) and
+			(.time | count) and (.check_interval | count) and
+			(.node | type == "string") and (.device | type == "string")),
+		error: ((has("error") | not) or (.error | type == "string")),
+		wait_planned_seconds: (.wait_planned_seconds | count),
+		wait_seconds: (.wait_seconds | count),
+		released: (.released | type == "boolean")}) end;
 def journal:
 	fields("journal"; journal_keys; []) +
 	typed("journal"; {
@@ -131,23 +150,24 @@ def report:
 			fs_errors: (.fs_errors | type == "boolean"),
 			dump_is_current: (.dump_is_current | type == "boolean"),
 			first_bad_checksum: (has("first_bad_checksum") == (.bad_checksum > 0))}) +
-		(.journal | journal) + (.log | log) +
+		(.journal | journal) + (.log | log) + (.mmp | mmp) +
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
 	elif has("saved") then
 		fields("-s"; save_keys; []) +
 		typed("-s"; {filesystem: (.filesystem | type == "string"),
 			exit: (.exit == 0), saved: (.saved | type == "string"),
 			bytes: (.bytes | count)}) +
-		(.journal | journal)
+		(.journal | journal) + (.mmp | mmp)
 	elif has("needs_recovery") then
 		fields("-i"; info_keys; []) +
 		typed("-i"; {filesystem: (.filesystem | type == "string"),
 			needs_recovery: (.needs_recovery | type == "boolean")}) +
-		(.journal | journal) + (.log | log)
+		(.journal | journal) + (.log | log) + (.mmp | mmp)
 	elif has("error") then
 		fields("error object"; error_keys; error_optional) +
 		typed("error object"; {filesystem: (.filesystem | type == "string"),
 			exit: (.exit | IN(8, 32)), error: (.error | type == "string")}) +
+		(.mmp | mmp) +
 		(if has("error_at") then .error_at | where("error_at") else [] end)
 	else ["an object of no documented kind: \(keys)"] end;
 EOF

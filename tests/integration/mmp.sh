@@ -31,6 +31,10 @@
 #              stops (EXT2_ET_MMP_CHANGE_ABORT) and leaves it the block
 #   error      a corrupt revoke block, refused after the open (exit 8):
 #              block clean
+#   logged     a journal that logs the MMP block itself: the replay
+#              overwrites it, as e2fsck's does, and jrecover then reports
+#              it damaged (exit 8); e2fsck fails to reopen (exit 12); the
+#              block holds the journal's copy after both
 #
 # The cases run side by side: most of their time is libext2fs's sleeping.
 # The loop mount of a replayed image is in mmp-mount.sh.
@@ -135,6 +139,7 @@ rm -f probe.img
 # own open takes the MMP block (11 s): both are made at once.
 mkimg base.img 64M -O mmp -E mmp_update_interval=1
 mkimg err.img 64M -O mmp -E mmp_update_interval=1
+mkimg logged.img 64M -O mmp -E mmp_update_interval=1
 # shellcheck disable=SC2046
 set -- $(free_blocks base.img 642 3000)
 FIRST=$1
@@ -147,8 +152,12 @@ J1=$!
 printf 'features revoke\ntxn\nlog %s\nrcount 9999\nrevoke %s\ncommit\n' \
 	$((FIRST + 640)) $((FIRST + 641)) | "$JWRITE" err.img > jw2.out 2>&1 &
 J2=$!
+printf 'features revoke\ntxn\nlog %s %s\ncommit\n' "$(mmp_blk logged.img)" \
+	$((FIRST + 640)) | "$JWRITE" logged.img > jw3.out 2>&1 &
+J3=$!
 wait $J1 || { cat jw1.out; die "jwrite failed on base.img"; }
 wait $J2 || { cat jw2.out; die "jwrite failed on err.img"; }
+wait $J3 || { cat jw3.out; die "jwrite failed on logged.img"; }
 needs_recovery base.img || die "base.img does not need recovery"
 [ "$(mmp_get base.img sequence)" = "$SEQ_CLEAN" ] ||
 	die "jwrite left the MMP block of base.img not clean"
@@ -485,9 +494,28 @@ case_error() {
 	exit "$NFAIL"
 }
 
+case_logged() {
+	in_case logged ../logged.img
+	_b=$(mmp_blk ../logged.img)
+	e2fsck_bg -y -E journal_only
+	timed_jrecover x.img
+	[ "$RUN_RC" -eq 8 ] || fail "logged: jrecover exited $RUN_RC, not 8"
+	expect_out "MMP: invalid magic number while replaying the journal of x.img" logged
+	expect_out "is damaged" logged
+	! grep -q "refused by multi-mount protection" "$SCRATCH/.run.out" ||
+		fail "logged: jrecover says it refused, after a replay"
+	e2fsck_end -y -E journal_only
+	[ "$E2RC" -eq 12 ] || fail "logged: e2fsck exited $E2RC, not 12"
+	getblk e/x.img "$_b" > e.mmp
+	getblk j/x.img "$_b" > j.mmp
+	cmp -s e.mmp j.mmp ||
+		fail "logged: the MMP block differs between e2fsck and jrecover"
+	exit "$NFAIL"
+}
+
 PIDS=
 CASES="clean readonly static live fsck unknown badmagic badcsum badblock"
-CASES="$CASES sigINT sigTERM slow stop takeover error"
+CASES="$CASES sigINT sigTERM slow stop takeover error logged"
 for c in $CASES; do
 	case $c in
 	badmagic) (case_damaged badmagic mmp_bad_magic 0) > "$c.log" 2>&1 & ;;
