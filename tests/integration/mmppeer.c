@@ -59,7 +59,7 @@ static errcode_t put(ext2_filsys fs, struct mmp_struct *mmp, unsigned int seq,
 int main(int argc, char **argv)
 {
 	ext2_filsys fs = NULL;
-	struct mmp_struct *mmp;
+	struct mmp_struct *mmp = NULL;
 	errcode_t err;
 	unsigned int seq;
 	int live;
@@ -108,6 +108,7 @@ int main(int argc, char **argv)
 		com_err("mmppeer", err, "while reading the MMP block");
 		goto fail;
 	}
+	err = 0;
 	mmp->mmp_magic = EXT4_MMP_MAGIC;
 	if (!live) {
 		seq = (unsigned int)strtoul(argv[3], NULL, 0);
@@ -125,14 +126,14 @@ int main(int argc, char **argv)
 			sleep(1);
 		}
 	}
-	if (err) {
+	if (err)
 		com_err("mmppeer", err, "while writing the MMP block");
-		goto fail;
-	}
+	free(mmp);
 	fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 	ext2fs_close_free(&fs);
-	return 0;
+	return err ? 1 : 0;
 fail:
+	free(mmp);
 	fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 	ext2fs_close_free(&fs);
 	return 1;
