@@ -31,6 +31,8 @@
 #              stops (EXT2_ET_MMP_CHANGE_ABORT) and leaves it the block
 #   error      a corrupt revoke block, refused after the open (exit 8):
 #              block clean
+#   undo       -z: the MMP block's writes go into the undo file too, and
+#              e2undo gives back the image as it was
 #   logged     a journal that logs the MMP block itself: the replay
 #              overwrites it, as e2fsck's does, and jrecover then reports
 #              it damaged (exit 8); e2fsck fails to reopen (exit 12); the
@@ -513,9 +515,20 @@ case_logged() {
 	exit "$NFAIL"
 }
 
+case_undo() {
+	in_case undo
+	timed_jrecover -z ../x.undo x.img
+	[ "$RUN_RC" -eq 1 ] || fail "undo: jrecover -z exited $RUN_RC, not 1"
+	expect_mmp j/x.img "$SEQ_CLEAN" "" x.img undo
+	run e2undo x.undo j/x.img
+	[ "$RUN_RC" -eq 0 ] || fail "undo: e2undo exited $RUN_RC"
+	cmp -s j/x.img ../base.img || fail "undo: e2undo did not give back the image"
+	exit "$NFAIL"
+}
+
 PIDS=
 CASES="clean readonly static live fsck unknown badmagic badcsum badblock"
-CASES="$CASES sigINT sigTERM slow stop takeover error logged"
+CASES="$CASES sigINT sigTERM slow stop takeover error logged undo"
 for c in $CASES; do
 	case $c in
 	badmagic) (case_damaged badmagic mmp_bad_magic 0) > "$c.log" 2>&1 & ;;
