@@ -33,6 +33,8 @@
 #              block clean
 #   undo       -z: the MMP block's writes go into the undo file too, and
 #              e2undo gives back the image as it was
+#   example    contrib/fsck-example (recover_open_fs on the caller's own
+#              read-write handle) leaves the block clean too
 #   logged     a journal that logs the MMP block itself: the replay
 #              overwrites it, as e2fsck's does, and jrecover then reports
 #              it damaged (exit 8); e2fsck fails to reopen (exit 12); the
@@ -526,9 +528,19 @@ case_undo() {
 	exit "$NFAIL"
 }
 
+case_example() {
+	in_case example
+	cd j || exit 1
+	run "$top_builddir/contrib/fsck-example" x.img
+	cd .. || exit 1
+	[ "$RUN_RC" -eq 1 ] || fail "example: fsck-example exited $RUN_RC, not 1"
+	expect_mmp j/x.img "$SEQ_CLEAN" "" x.img example
+	exit "$NFAIL"
+}
+
 PIDS=
 CASES="clean readonly static live fsck unknown badmagic badcsum badblock"
-CASES="$CASES sigINT sigTERM slow stop takeover error logged undo"
+CASES="$CASES sigINT sigTERM slow stop takeover error logged undo example"
 for c in $CASES; do
 	case $c in
 	badmagic) (case_damaged badmagic mmp_bad_magic 0) > "$c.log" 2>&1 & ;;
@@ -550,7 +562,7 @@ for c in $CASES; do
 done
 
 # The replays that started from another MMP state end as the clean one.
-for c in static slow stop; do
+for c in static slow stop example; do
 	say "\$ compare $c/j/x.img with clean/e/x.img"
 	same_result clean/e/x.img $c/j/x.img ||
 		fail "$c: jrecover's image differs from e2fsck's replay"
