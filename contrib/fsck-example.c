@@ -129,10 +129,17 @@ static int replay(ext2_filsys fs, const char *device,
 
 /*
  * Close fs without writing its cached superblock and group descriptors,
- * which predate the replay.  (ext2fs_free(fs) does the same.)
+ * which predate the replay.  (ext2fs_free(fs) does the same.)  On a
+ * filesystem with multi-mount protection, ext2fs_open2() left "fsck at
+ * work" in the MMP block: write it back clean first, as closing would
+ * (e2fsck does the same), or the kernel refuses to mount it.
  */
 static void drop_fs(ext2_filsys *fs)
 {
+	errcode_t err = ext2fs_mmp_stop(*fs);
+
+	if (err)
+		com_err(prog, err, "while releasing the MMP block");
 	(*fs)->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 	ext2fs_close_free(fs);
 }

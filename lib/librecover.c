@@ -365,6 +365,8 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 		goto fail;
 	if (!(r->opts.flags & RECOVER_FL_DRY_RUN))
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+	/* MMP is taken by mmp_begin(), once the block has been looked at. */
+	flags |= EXT2_FLAG_SKIP_MMP;
 	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
 			   &r->fs);
 	if (err == EBUSY)
@@ -372,6 +374,9 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 	if (err)
 		goto fail;
 	r->own_fs = 1;
+	err = mmp_begin(r);
+	if (err)
+		goto fail;
 	return finish_open(r, ret);
 fail:
 	about(opts, RECOVER_ABOUT_FS, err);
@@ -392,6 +397,10 @@ errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
 	if (err)
 		return about(opts, RECOVER_ABOUT_NONE, err);
 	r->fs = fs;
+	r->mmp.present = ext2fs_has_feature_mmp(fs->super);
+	r->mmp.block = fs->super->s_mmp_block;
+	r->mmp.update_interval = fs->super->s_mmp_update_interval;
+	mmp_publish(r);
 	return finish_open(r, ret);
 }
 
@@ -403,6 +412,8 @@ void recover_close(recover_t r)
 	jsource_close(&r->own);
 	free(r->own_jsb_raw);
 	if (r->fs && r->own_fs) {
+		/* Before RW is cleared: ext2fs_mmp_stop() needs it. */
+		mmp_end(r);
 		/*
 		 * libext2fs would write its copy of the superblock and group
 		 * descriptors back at close (it counts s_kbytes_written): that
@@ -879,6 +890,9 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	err = update_fs_super(r, failed, fs_error);
 	if (!err)
 		err = io_channel_flush(r->fs->io);
+	/* e2fsck lets the MMP block go as soon as its replay is done. */
+	if (!err)
+		err = mmp_end(r);
 	return err;
 }
 

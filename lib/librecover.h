@@ -42,18 +42,28 @@ typedef struct recover_struct *recover_t;
  * is the same.
  */
 #define RECOVER_FL_FULL_REVOKE	0x0004
+/*
+ * With RECOVER_FL_DRY_RUN: read the MMP block and report it (struct
+ * recover_mmp), but refuse nothing on its account (jrecover -i, -l, -s).
+ * Without it a dry run refuses what e2fsck -n refuses.  See recover_open().
+ */
+#define RECOVER_FL_MMP_REPORT	0x0008
 
 enum recover_pass {
 	RECOVER_PASS_SCAN = 1,
 	RECOVER_PASS_REVOKE,
 	RECOVER_PASS_REPLAY,
 	RECOVER_PASS_SAVE,		/* recover_save() */
+	RECOVER_PASS_MMP,		/* recover_open(): the MMP wait */
 };
 
 /*
  * Progress: called now and then (every 64 units or so, and at the end of a
  * pass) with the pass and how many of its total units are done.  Units are
- * journal blocks for SCAN, REVOKE and SAVE and logged blocks for REPLAY.  A
+ * journal blocks for SCAN, REVOKE and SAVE and logged blocks for REPLAY.
+ * RECOVER_PASS_MMP is called twice by recover_open() on a filesystem with
+ * multi-mount protection: with done 0 and total the seconds it is about to
+ * wait, before the wait, and with done == total once it is over.  A
  * nonzero return stops the work at that point with RECOVER_ET_INTERRUPTED:
  * nothing is written after it, and a replay stopped half way leaves the
  * journal marked as needing recovery, so running it again is safe; a save
@@ -69,6 +79,29 @@ enum recover_about {
 	RECOVER_ABOUT_FS,	/* the filesystem (device or image) */
 	RECOVER_ABOUT_JOURNAL,	/* recover_options.journal_path */
 	RECOVER_ABOUT_SAVE,	/* the path given to recover_save() */
+};
+
+/*
+ * The multi-mount protection (MMP) block of a filesystem with the mmp
+ * feature, as recover_open() found it (see recover_options.mmp).
+ */
+struct recover_mmp {
+	int		present;	/* the filesystem has the mmp feature */
+	errcode_t	status;		/* 0, or why it was refused: an
+					 * EXT2_ET_MMP_* code (recover_open) */
+	unsigned long long block;	/* s_mmp_block */
+	unsigned int	update_interval; /* s_mmp_update_interval, seconds */
+	int		read;		/* the block could be read: the next
+					 * five fields hold what it says */
+	unsigned int	seq;		/* mmp_seq (EXT4_MMP_SEQ_CLEAN,
+					 * EXT4_MMP_SEQ_FSCK, or a node's) */
+	unsigned long long time;	/* mmp_time: last update, Unix time */
+	unsigned int	check_interval;	/* mmp_check_interval */
+	char		nodename[65];	/* mmp_nodename: the node that wrote it */
+	char		bdevname[33];	/* mmp_bdevname: its name of the device */
+	unsigned int	planned_wait;	/* seconds libext2fs was to wait */
+	unsigned int	wait;		/* seconds it waited */
+	int		released;	/* EXT4_MMP_SEQ_CLEAN was written back */
 };
 
 struct recover_options {
@@ -97,6 +130,13 @@ struct recover_options {
 	 * journal_path is set, RECOVER_ABOUT_FS otherwise.  NULL: not wanted.
 	 */
 	enum recover_about *error_about;
+	/*
+	 * Optional: where to tell the caller about the MMP block.  Filled by
+	 * recover_open() whether it succeeds or refuses (a refusal names the
+	 * node and device that hold the filesystem), and updated by the calls
+	 * that write the block, up to recover_close().  NULL: not wanted.
+	 */
+	struct recover_mmp *mmp;
 };
 
 /* Where the journal came from. */
@@ -224,6 +264,19 @@ struct recover_stats {
  * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
  * RECOVER_FL_FORCE, a dump whose UUID does not match the filesystem is
  * accepted.
+ *
+ * Multi-mount protection, as e2fsck honours it: an MMP block that cannot
+ * be read, has a bad magic or checksum (EXT2_ET_MMP_BAD_BLOCK,
+ * EXT2_ET_MMP_MAGIC_INVALID, EXT2_ET_MMP_CSUM_INVALID), or whose sequence
+ * says a fsck is running or died (EXT2_ET_MMP_FSCK_ON) or is unknown
+ * (EXT2_ET_MMP_UNKNOWN_SEQ) is refused, dry run or not (unless
+ * RECOVER_FL_MMP_REPORT).  A read-write open then waits as
+ * ext2fs_mmp_start() does (RECOVER_PASS_MMP announces it; signals are held
+ * during the wait, which they would cut short) and refuses a filesystem
+ * another node updates meanwhile (EXT2_ET_MMP_FAILED).  From then on the
+ * block says a fsck is at work; the passes rewrite it every update
+ * interval, and stop with EXT2_ET_MMP_CHANGE_ABORT if another node wrote
+ * it.  recover_replay() and recover_close() write "clean" back.
  * Returns: 0 and *ret set, or an error code (nothing allocated).
  */
 errcode_t recover_open(const char *device, const struct recover_options *opts,
@@ -236,7 +289,9 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
  * the superblock under fs, so close and reopen fs after recover_replay()
  * (e2fsck does the same after its own journal replay); clear EXT2_FLAG_RW
  * and EXT2_FLAG_DIRTY before closing it, or libext2fs writes back its stale
- * superblock.
+ * superblock (call ext2fs_mmp_stop() first, as closing would).  The MMP
+ * block is the caller's: recover_open_fs() does not check, wait, update or
+ * release it (recover_options.mmp only says whether the feature is on).
  * Returns: 0 and *ret set, or an error code.
  */
 errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
@@ -260,13 +315,18 @@ errcode_t recover_scan(recover_t r);
  * RECOVER_FL_DRY_RUN, counts what would be written (recover_stats
  * write_blocks, write_bytes, fs_errors) and writes nothing.
  * Calls recover_scan() first when it has not run.
+ * Then, on a filesystem with multi-mount protection, writes "clean" back
+ * into the MMP block, as e2fsck does once its replay is done.
  * Returns: 0, or an error code; RECOVER_ET_TAG_PAST_END when a tag to be
  * replayed names a block past the end of the filesystem (nothing written);
  * RECOVER_ET_LOG_WITHOUT_FLAG, unless RECOVER_FL_FORCE, when the
  * filesystem's own journal holds a log (s_start != 0) but the filesystem
  * is not marked as needing recovery (nothing written): the kernel would
  * discard that log at mount, e2fsck would replay it and then run a full
- * check, and a replay alone gives neither result.
+ * check, and a replay alone gives neither result;
+ * EXT2_ET_MMP_CHANGE_ABORT when another node wrote the MMP block meanwhile
+ * (the replay stops there, or, when it was complete, the block is left to
+ * that node).
  */
 errcode_t recover_replay(recover_t r);
 
@@ -343,7 +403,8 @@ void recover_get_super(recover_t r, struct recover_super *sb);
 /* recover_get_stats - counters of the passes run so far. */
 void recover_get_stats(recover_t r, struct recover_stats *st);
 
-/* recover_close - release everything; safe with NULL. */
+/* recover_close - release everything (the MMP block too, written back as
+ * "clean" if recover_replay() did not); safe with NULL. */
 void recover_close(recover_t r);
 
 /* recover_version - the library's version string. */

@@ -190,6 +190,9 @@ struct recover_struct {
 	struct rtable	rt;
 	struct recover_stats st;
 	int		inode_restored;	/* the journal inode was rewritten */
+	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
+	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
+	unsigned int	mmp_interval;	/* seconds between updates */
 };
 
 errcode_t recovery_scan(struct recover_struct *r);
@@ -197,5 +200,16 @@ errcode_t recovery_restore_inode(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
+
+/* ---- multi-mount protection (mmp.c) -------------------------------------- */
+
+/* Check the MMP block of r->fs (opened with EXT2_FLAG_SKIP_MMP) and, when
+ * it is open read-write, take it as ext2fs_mmp_start() does. */
+errcode_t mmp_begin(struct recover_struct *r);
+/* Rewrite the block when an update interval has passed (progress points). */
+errcode_t mmp_update(struct recover_struct *r);
+/* Write "clean" back, if the block is held. */
+errcode_t mmp_end(struct recover_struct *r);
+void mmp_publish(struct recover_struct *r);
 
 #endif /* LIBRECOVERP_H */

@@ -64,13 +64,22 @@ struct scan {
 };
 
 /* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
- * and at its end); it may ask to stop. */
+ * and at its end); it may ask to stop.  A multi-mount protection block
+ * held is rewritten here when its interval has passed. */
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total)
 {
-	if (!r->opts.progress || (done < r->progress_next && done != total))
+	errcode_t err;
+
+	if (done < r->progress_next && done != total)
 		return 0;
 	r->progress_next = done + PROGRESS_EVERY;
+	/* Also where a long scan or replay keeps its MMP block fresh. */
+	err = mmp_update(r);
+	if (err)
+		return err;
+	if (!r->opts.progress)
+		return 0;
 	if (r->opts.progress(r->opts.progress_data, pass, done, total))
 		return RECOVER_ET_INTERRUPTED;
 	return 0;

@@ -84,6 +84,7 @@ struct cli {
 	double		pass_start;
 	unsigned int	list_sep;	/* -l --json: objects printed */
 	enum recover_about error_about;	/* set by the library on failure */
+	struct recover_mmp mmp;		/* the MMP block, as the library saw it */
 };
 
 static void usage(FILE *f)
@@ -128,6 +129,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void progress_erase(struct cli *c);
+
 /*
  * Called by the library as the passes go; also where a signal is noticed,
  * so the library stops at a safe point.  Shown: pass, share of its units,
@@ -168,7 +171,8 @@ static int term_width(void)
 static int show_progress(void *data, enum recover_pass pass,
 			 unsigned long long done, unsigned long long total)
 {
-	static const char *names[] = { "", "scan", "revoke", "replay", "save" };
+	static const char *names[] = { "", "scan", "revoke", "replay", "save",
+				       "mmp" };
 	struct cli *c = data;
 	double t, rate, left, pct;
 	int first = 0, finished;
@@ -177,6 +181,17 @@ static int show_progress(void *data, enum recover_pass pass,
 
 	if (interrupted)
 		return 1;
+	if (pass == RECOVER_PASS_MMP) {
+		/* Shown whatever the progress style: the wait is long. */
+		if (!done && total && !c->quiet) {
+			progress_erase(c);
+			fprintf(stderr, "%s: %s: MMP: waiting %llu s to make sure "
+				"no other node uses the filesystem\n", prog,
+				c->device, total);
+			fflush(stderr);
+		}
+		return 0;
+	}
 	if (c->progress_fd >= 0)
 		fd_progress(c, pass, done, total);
 	if (c->progress == PROGRESS_NONE)
@@ -415,6 +430,132 @@ static void json_where(const char *key, const struct recover_where *w)
 	       w->jblock, w->tid, w->fsblock);
 }
 
+/* ---- multi-mount protection ---------------------------------------------- */
+
+/* "2026-12-01 18:36:44 UTC" */
+static const char *utc_time(unsigned long long secs)
+{
+	static char buf[64];
+	time_t t = (time_t)secs;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, sizeof(buf), "%llu", secs);
+	return buf;
+}
+
+static const char *mmp_seq_name(unsigned int seq)
+{
+	if (seq == EXT4_MMP_SEQ_CLEAN)
+		return "clean";
+	if (seq == EXT4_MMP_SEQ_FSCK)
+		return "fsck";
+	if (seq > EXT4_MMP_SEQ_MAX)
+		return "unknown";
+	return "in use";
+}
+
+static int is_mmp_error(errcode_t err)
+{
+	return err == EXT2_ET_MMP_FAILED || err == EXT2_ET_MMP_FSCK_ON ||
+	       err == EXT2_ET_MMP_UNKNOWN_SEQ || err == EXT2_ET_MMP_BAD_BLOCK ||
+	       err == EXT2_ET_MMP_MAGIC_INVALID ||
+	       err == EXT2_ET_MMP_CSUM_INVALID ||
+	       err == EXT2_ET_MMP_CHANGE_ABORT ||
+	       err == EXT2_ET_MMP_OPEN_DIRECT;
+}
+
+/* "node 'n1' (device 'sdb'), sequence 0x..., updated ..." */
+static void print_mmp_holder(const struct recover_mmp *m)
+{
+	fprintf(stderr, "node '%s' (device '%s'), sequence 0x%08x, last "
+		"updated %s", m->nodename, m->bdevname, m->seq,
+		utc_time(m->time));
+}
+
+/* After an MMP refusal: who holds the filesystem, and the way out. */
+static void mmp_explain(const struct cli *c, errcode_t err)
+{
+	const struct recover_mmp *m = &c->mmp;
+
+	if (!m->present)
+		return;
+	if (m->read && (err == EXT2_ET_MMP_FAILED || err == EXT2_ET_MMP_FSCK_ON ||
+			err == EXT2_ET_MMP_UNKNOWN_SEQ ||
+			err == EXT2_ET_MMP_CHANGE_ABORT)) {
+		fprintf(stderr, "%s: %s: the MMP block names ", prog, c->device);
+		print_mmp_holder(m);
+		fputc('\n', stderr);
+	}
+	if (err == EXT2_ET_MMP_FAILED)
+		fprintf(stderr, "%s: %s: another node updated the MMP block "
+			"during the wait: the filesystem is in use there; "
+			"nothing was written\n", prog, c->device);
+	else if (err == EXT2_ET_MMP_CHANGE_ABORT)
+		fprintf(stderr, "%s: %s: another node wrote the MMP block while "
+			"jrecover held it; jrecover stopped and left the block "
+			"to it (jrecover -i tells whether the journal still "
+			"needs recovery)\n", prog, c->device);
+	if (err == EXT2_ET_MMP_FSCK_ON || err == EXT2_ET_MMP_UNKNOWN_SEQ)
+		fprintf(stderr, "%s: if you are sure the filesystem is not in use "
+			"on any node, run: tune2fs -f -E clear_mmp %s\n", prog,
+			c->device);
+	else if (err == EXT2_ET_MMP_BAD_BLOCK || err == EXT2_ET_MMP_MAGIC_INVALID ||
+		 err == EXT2_ET_MMP_CSUM_INVALID)
+		fprintf(stderr, "%s: the MMP block (block %llu) is damaged; if you "
+			"are sure the filesystem is not in use on any node, run "
+			"e2fsck, which repairs it\n", prog, m->block);
+}
+
+/* A read-only look at a filesystem the MMP block says is not clean. */
+static void mmp_warn(const struct cli *c)
+{
+	const struct recover_mmp *m = &c->mmp;
+
+	if (c->quiet || !m->present)
+		return;
+	if (m->status && !m->read) {
+		fprintf(stderr, "%s: %s: warning: %s\n", prog, c->device,
+			error_message(m->status));
+		return;
+	}
+	if (!m->read || (!m->status && m->seq == EXT4_MMP_SEQ_CLEAN))
+		return;
+	fprintf(stderr, "%s: %s: warning: %s; the MMP block names ", prog,
+		c->device, m->status ? error_message(m->status) :
+		"the filesystem may be in use on another node");
+	print_mmp_holder(m);
+	fprintf(stderr, "; what is read may be changing under jrecover\n");
+}
+
+static void json_mmp(const struct cli *c)
+{
+	const struct recover_mmp *m = &c->mmp;
+
+	if (!m->present) {
+		printf(",\"mmp\":null");
+		return;
+	}
+	printf(",\"mmp\":{\"block\":%llu,\"update_interval\":%u", m->block,
+	       m->update_interval);
+	if (m->read) {
+		printf(",\"sequence\":%u,\"state\":\"%s\",\"time\":%llu,"
+		       "\"check_interval\":%u,\"node\":", m->seq,
+		       mmp_seq_name(m->seq), m->time, m->check_interval);
+		json_str(m->nodename);
+		printf(",\"device\":");
+		json_str(m->bdevname);
+	}
+	if (m->status) {
+		printf(",\"error\":");
+		json_str(error_message(m->status));
+	}
+	printf(",\"wait_planned_seconds\":%u,\"wait_seconds\":%u,"
+	       "\"released\":%s}", m->planned_wait, m->wait,
+	       m->released ? "true" : "false");
+}
+
 /* ---- -i ------------------------------------------------------------------ */
 
 static void print_info(const struct cli *c, const struct recover_super *sb,
@@ -439,6 +580,18 @@ static void print_info(const struct cli *c, const struct recover_super *sb,
 	printf("Journal sequence:         %u\n", sb->sequence);
 	printf("Journal start:            %u\n", sb->start);
 	printf("Journal errno:            %d\n", sb->errnum);
+	if (c->mmp.present) {
+		printf("MMP block:                %llu, update interval %u s\n",
+		       c->mmp.block, c->mmp.update_interval);
+		if (c->mmp.read)
+			printf("MMP sequence:             0x%08x (%s), node '%s', "
+			       "device '%s', updated %s\n", c->mmp.seq,
+			       mmp_seq_name(c->mmp.seq), c->mmp.nodename,
+			       c->mmp.bdevname, utc_time(c->mmp.time));
+		if (c->mmp.status)
+			printf("MMP check:                %s\n",
+			       error_message(c->mmp.status));
+	}
 	if (!sb->start)
 		return;
 	printf("Log blocks walked:        %llu\n", st->log_blocks);
@@ -505,6 +658,7 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 	json_super(sb);
 	printf(",");
 	json_log(st);
+	json_mmp(c);
 	printf("}\n");
 }
 
@@ -728,6 +882,10 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "nothing was written; the kernel would discard this log at "
 		       "mount, e2fsck would replay it and then run a full check; "
 		       "-f replays it";
+	if (err == EXT2_ET_MMP_FAILED || err == EXT2_ET_MMP_FSCK_ON ||
+	    err == EXT2_ET_MMP_UNKNOWN_SEQ || err == EXT2_ET_MMP_BAD_BLOCK ||
+	    err == EXT2_ET_MMP_MAGIC_INVALID || err == EXT2_ET_MMP_CSUM_INVALID)
+		return "refused by multi-mount protection";
 	return NULL;
 }
 
@@ -753,6 +911,9 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 	const char *path = error_path(c);
 	const char *name;
 
+	/* Only the open refuses; later, the MMP block went bad under us. */
+	if (is_mmp_error(err) && strcmp(what, "opening"))
+		a = NULL;
 	progress_erase(c);
 	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
 		if (c->save_fd >= 0)
@@ -776,6 +937,8 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 		else
 			com_err(prog, err, "while %s %s%s%s", what, c->device,
 				a ? ": " : "", a ? a : "");
+		if (is_mmp_error(err))
+			mmp_explain(c, err);
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");
@@ -795,6 +958,7 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 			printf(",");
 			json_where("error_at", &st->error_at);
 		}
+		json_mmp(c);
 		printf("}\n");
 	}
 	return err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR;
@@ -883,6 +1047,10 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		       "included; needs_recovery is %s\n", prog, c->device,
 		       st->write_blocks, st->write_blocks == 1 ? "" : "s",
 		       st->write_bytes, st->needs_recovery ? "set" : "clear");
+	if (!dry && c->mmp.present)
+		printf("%s: %s: MMP: waited %u s; the MMP block %s\n", prog,
+		       c->device, c->mmp.wait, c->mmp.released ?
+		       "is clean again" : "was not released");
 }
 
 static void report_json(const struct cli *c, const struct recover_super *sb,
@@ -908,8 +1076,10 @@ static void report_json(const struct cli *c, const struct recover_super *sb,
 		printf(",");
 		json_where("first_bad_checksum", &st->bad_csum_at);
 	}
-	printf(",\"write_blocks\":%llu,\"write_bytes\":%llu}\n",
+	printf(",\"write_blocks\":%llu,\"write_bytes\":%llu",
 	       st->write_blocks, st->write_bytes);
+	json_mmp(c);
+	printf("}\n");
 }
 
 /* ---- -s ------------------------------------------------------------------ */
@@ -935,6 +1105,7 @@ static void report_save(const struct cli *c, const struct recover_super *sb,
 		printf(",\"bytes\":%llu,\"sha256\":\"%s\",", st->saved_bytes,
 		       sha256_hex(st->saved_sha256));
 		json_super(sb);
+		json_mmp(c);
 		printf("}\n");
 	} else if (!c->quiet) {
 		printf("%s: %s: journal %s%s: %llu bytes, sha256 %s\n", prog,
@@ -973,6 +1144,8 @@ static int run(struct cli *c)
 	recover_get_super(r, &sb);
 	recover_get_stats(r, &st);
 	note_garbage(c, &st, recover_needs_recovery(r));
+	if (c->opts.flags & RECOVER_FL_DRY_RUN)
+		mmp_warn(c);
 
 	if (c->mode == MODE_SAVE) {
 		if (c->save_fd >= 0)
@@ -1328,9 +1501,11 @@ int main(int argc, char **argv)
 			return EXIT_ERROR;
 		}
 	}
-	/* Everything but the replay itself only reads. */
+	/* Everything but the replay itself only reads; -i, -l and -s only
+	 * report what the MMP block says (-n refuses what e2fsck -n does). */
 	if (c.mode != MODE_REPLAY)
-		c.opts.flags |= RECOVER_FL_DRY_RUN;
+		c.opts.flags |= RECOVER_FL_DRY_RUN | RECOVER_FL_MMP_REPORT;
+	c.opts.mmp = &c.mmp;
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
 			fprintf(stderr, "%s: -z %s not used: %s writes nothing "

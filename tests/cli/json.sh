@@ -52,12 +52,18 @@ def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 def log_optional: ["corrupt_commit", "error", "error_at"];
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
 	"journal", "log", "replayed", "revoked", "bad_checksum", "fs_errors",
-	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes"];
+	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes",
+	"mmp"];
 def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
-	"journal", "log"];
-def save_keys: ["filesystem", "exit", "saved", "bytes", "sha256", "journal"];
-def error_keys: ["filesystem", "exit", "error", "code", "path"];
+	"journal", "log", "mmp"];
+def save_keys: ["filesystem", "exit", "saved", "bytes", "sha256", "journal",
+	"mmp"];
+def error_keys: ["filesystem", "exit", "error", "code", "path", "mmp"];
+def mmp_keys: ["block", "update_interval", "wait_planned_seconds",
+	"wait_seconds", "released"];
+def mmp_optional: ["sequence", "state", "time", "check_interval", "node",
+	"device", "error"];
 def error_optional: ["error_at"];
 def list_keys: {
 	descriptor: ["type", "tid", "block", "tags"],
@@ -70,7 +76,7 @@ def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
 	replay_keys + replay_optional + info_keys + save_keys + error_keys +
-	error_optional +
+	error_optional + mmp_keys + mmp_optional +
 	([list_keys[]] | add) | unique;
 
 # Problems with an object, as strings (none: the object is right).
@@ -86,6 +92,20 @@ def where($what):
 	fields($what; where_keys; []) +
 	typed($what; {block: (.block | count), tid: (.tid | u32),
 		      fs_block: (.fs_block | count)}) end;
+# The MMP block: null without the mmp feature.
+def mmp:
+	if . == null then [] elif type != "object" then ["mmp: not an object"] else
+	fields("mmp"; mmp_keys; mmp_optional) +
+	typed("mmp"; {block: (.block | count),
+		update_interval: (.update_interval | count),
+		read_fields: ((has("sequence") | not) or
+			(.sequence | u32) and (.state | IN("clean", "fsck", "in use", "unknown")) and
+			(.time | count) and (.check_interval | count) and
+			(.node | type == "string") and (.device | type == "string")),
+		error: ((has("error") | not) or (.error | type == "string")),
+		wait_planned_seconds: (.wait_planned_seconds | count),
+		wait_seconds: (.wait_seconds | count),
+		released: (.released | type == "boolean")}) end;
 def journal:
 	fields("journal"; journal_keys; []) +
 	typed("journal"; {
@@ -143,7 +163,7 @@ def report:
 			write_blocks: (.write_blocks | count),
 			write_bytes: (.write_bytes | count),
 			first_bad_checksum: (has("first_bad_checksum") == (.bad_checksum > 0))}) +
-		(.journal | journal) + (.log | log) +
+		(.journal | journal) + (.log | log) + (.mmp | mmp) +
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
 	elif has("saved") then
 		fields("-s"; save_keys; []) +
@@ -151,19 +171,20 @@ def report:
 			exit: (.exit == 0), saved: (.saved | type == "string"),
 			bytes: (.bytes | count),
 			sha256: (.sha256 | type == "string" and test("^[0-9a-f]{64}$"))}) +
-		(.journal | journal)
+		(.journal | journal) + (.mmp | mmp)
 	elif has("needs_recovery") then
 		fields("-i"; info_keys; []) +
 		typed("-i"; {filesystem: (.filesystem | type == "string"),
 			needs_recovery: (.needs_recovery | type == "boolean"),
 			journal_inode_backup: (.journal_inode_backup | type == "boolean")}) +
-		(.journal | journal) + (.log | log)
+		(.journal | journal) + (.log | log) + (.mmp | mmp)
 	elif has("error") then
 		fields("error object"; error_keys; error_optional) +
 		typed("error object"; {filesystem: (.filesystem | type == "string"),
 			exit: (.exit | IN(8, 32)), error: (.error | type == "string"),
 			code: (.code == null or (.code | type == "string" and test("^(RECOVER_ET|EXT2_ET)_[A-Z0-9_]+$|^E[A-Z0-9]+$"))),
 			path: (.path | type == "string")}) +
+		(.mmp | mmp) +
 		(if has("error_at") then .error_at | where("error_at") else [] end)
 	else ["an object of no documented kind: \(keys)"] end;
 EOF
