@@ -5,7 +5,7 @@
 # `make check`: an image made like bench/run.sh's (bench/mkbench, csum v3)
 # with 2^18 revoke records over 32 transactions, replayed by
 # `e2fsck -y -E journal_only` and by jrecover, default and with
-# LIBRECOVER_FULL_REVOKE=1, on three copies; the results must be
+# LIBRECOVER_DEBUG=full_revoke, on three copies; the results must be
 # byte-identical outside s_wtime, s_wtime_hi, s_kbytes_written and
 # s_checksum.  e2fsck's quadratic revoke table makes this the slow part
 # (about 5 s here).
@@ -99,7 +99,7 @@ n=$(sed -n 's/.*; \([0-9]*\) skipped by revoke records.*/\1/p' "$W/out")
 if [ -z "$n" ] || [ "$n" -eq 0 ]; then
 	fail "jrecover reported no copies skipped by revoke records"
 fi
-run env LIBRECOVER_FULL_REVOKE=1 "$JRECOVER" "$W/full.img"
+run env LIBRECOVER_DEBUG=full_revoke "$JRECOVER" "$W/full.img"
 [ "$RC" = 1 ] || fail "jrecover (full table) exited $RC (1: replayed)"
 
 run "$SPARSECMP" "$W/e2.img" "$W/jr.img"

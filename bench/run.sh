@@ -11,7 +11,7 @@
 # sparse copies of it times, in the same run:
 #   jrecover                      (bench/jrecover, the real binary; best of
 #                                  BENCH_REPEAT runs)
-#   LIBRECOVER_FULL_REVOKE=1 jrecover   (every record in the table)
+#   LIBRECOVER_DEBUG=full_revoke jrecover   (every record in the table)
 #   e2fsck -y -E journal_only     (bounded by BENCH_E2FSCK_TIMEOUT; skipped
 #                                  once a smaller N has hit the bound)
 #   jrecover -n, and dd of the same journal blocks (the read phase)
@@ -269,7 +269,7 @@ bench_one() {
 
 	# The full table.
 	copy "$img" "$SCRATCH/full.img"
-	timed full env LIBRECOVER_FULL_REVOKE=1 "$JRECOVER" "$SCRATCH/full.img"
+	timed full env LIBRECOVER_DEBUG=full_revoke "$JRECOVER" "$SCRATCH/full.img"
 	if [ "$full_rc" != 1 ]; then
 		log "FAIL: jrecover (full table) exited $full_rc (1 expected)"
 		NFAIL=$((NFAIL + 1))
@@ -309,7 +309,7 @@ bench_one() {
 	copy "$SCRATCH/base.img" "$SCRATCH/b.img"
 	timed b0 "$JRECOVER" "$SCRATCH/b.img"
 	copy "$SCRATCH/base.img" "$SCRATCH/b.img"
-	timed b1 env LIBRECOVER_FULL_REVOKE=1 "$JRECOVER" "$SCRATCH/b.img"
+	timed b1 env LIBRECOVER_DEBUG=full_revoke "$JRECOVER" "$SCRATCH/b.img"
 	b2_rss=-
 	if [ "$e2_state" = 0 ]; then
 		copy "$SCRATCH/base.img" "$SCRATCH/b.img"
@@ -401,7 +401,7 @@ write_md() {
 			if (t20 != "" && s20 == 1) printf "e2fsck / jrecover at 2^20 > %.0f (e2fsck passed the bound); ", e2to / t20
 			mx = 0; fmx = 0
 			for (i = 1; i <= r; i++) if (C[i] == c) { if (bpr[i] + 0 > mx) mx = bpr[i] + 0; if (fbpr[i] + 0 > fmx) fmx = fbpr[i] + 0 }
-			printf "largest B/rec %.2f default (target <= 16: %s); %.2f with the full table (LIBRECOVER_FULL_REVOKE=1: its slots are 16.00 B/rec by construction, rtable.md; the REVOKE pass adds 8 bytes per revoke block, 0.02 B/rec here, and RSS is measured to the page)\n", mx, (mx <= 16) ? "met" : "MISSED", fmx
+			printf "largest B/rec %.2f default (target <= 16: %s); %.2f with the full table (LIBRECOVER_DEBUG=full_revoke: its slots are 16.00 B/rec by construction, rtable.md; the REVOKE pass adds 8 bytes per revoke block, 0.02 B/rec here, and RSS is measured to the page)\n", mx, (mx <= 16) ? "met" : "MISSED", fmx
 		}
 		nid = 0; for (i = 1; i <= r; i++) if (id[i] == 0) nid++
 		print "- identical results: " (nid ? nid " row(s) DIFFER" : "every row (see the last column)")

@@ -300,6 +300,36 @@ static errcode_t about(const struct recover_options *opts,
 	return err;
 }
 
+/* The LIBRECOVER_DEBUG mask (librecover.h); unknown names count as 0. */
+static unsigned int debug_mask(void)
+{
+	static const struct { const char *name; unsigned int bit; } names[] = {
+		{ "full_revoke", RECOVER_DEBUG_FULL_REVOKE },
+	};
+	const char *s = secure_getenv("LIBRECOVER_DEBUG");
+	unsigned int mask = 0;
+	char *end;
+	size_t i, len;
+
+	if (!s || !*s)
+		return 0;
+	mask = (unsigned int)strtoul(s, &end, 0);
+	if (!*end)
+		return mask;
+	mask = 0;
+	while (*s) {
+		len = strcspn(s, ",");
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    !strncmp(s, names[i].name, len))
+				mask |= names[i].bit;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return mask;
+}
+
 static errcode_t new_handle(const struct recover_options *opts,
 			    struct recover_struct **ret)
 {
@@ -313,6 +343,8 @@ static errcode_t new_handle(const struct recover_options *opts,
 		r->opts = *opts;
 	if (!r->opts.io_manager)
 		r->opts.io_manager = unix_io_manager;
+	if (debug_mask() & RECOVER_DEBUG_FULL_REVOKE)
+		r->opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (r->opts.journal_path) {
 		r->journal_path = strdup(r->opts.journal_path);
 		if (!r->journal_path) {

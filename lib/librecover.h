@@ -49,6 +49,16 @@ typedef struct recover_struct *recover_t;
  */
 #define RECOVER_FL_MMP_REPORT	0x0008
 
+/*
+ * LIBRECOVER_DEBUG, read from the environment by recover_open() and
+ * recover_open_fs() (as libblkid reads LIBBLKID_DEBUG): a mask of the bits
+ * below, as a number (0x1, 1) or as their names joined by commas
+ * ("full_revoke").  The library prints nothing either way: the bits switch
+ * ways of working that must give the same result, so that the tests can
+ * check they do.  Ignored in setuid programs (secure_getenv).
+ */
+#define RECOVER_DEBUG_FULL_REVOKE 0x0001 /* as RECOVER_FL_FULL_REVOKE */
+
 enum recover_pass {
 	RECOVER_PASS_SCAN = 1,
 	RECOVER_PASS_REVOKE,

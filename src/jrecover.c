@@ -1379,7 +1379,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c;
-	const char *env, *progress_fd = NULL;
+	const char *progress_fd = NULL;
 	int modes = 0;
 	int ch, status;
 
@@ -1516,9 +1516,6 @@ int main(int argc, char **argv)
 	} else if (c.undo_path && setup_undo(&c)) {
 		return EXIT_ERROR;
 	}
-	env = getenv("LIBRECOVER_FULL_REVOKE");
-	if (env && *env && strcmp(env, "0"))
-		c.opts.flags |= RECOVER_FL_FULL_REVOKE;
 	if (c.quiet)
 		c.progress = PROGRESS_NONE;
 	else if (isatty(STDERR_FILENO) &&

@@ -5,8 +5,9 @@
 # jwrite `bulk` journal (300 transactions, 300000 revoke records):
 #  - -p with standard error a pipe: it shows each pass by name with a
 #    percentage, ending at 100.0%: scan and replay, and revoke too with
-#    LIBRECOVER_FULL_REVOKE=1 (by default the scan gathers the revoke
-#    records, and LIBRECOVER_FULL_REVOKE=0 is the default); stdout has
+#    LIBRECOVER_DEBUG=full_revoke (or its bit, 1; by default the scan
+#    gathers the revoke records, and LIBRECOVER_DEBUG=0 is the default;
+#    the library reads it, jrecover passes nothing on); stdout has
 #    only the report;
 #  - -p into a pipe or a file: plain lines, newline-terminated, with no \r
 #    and no escape sequence, and few of them (a start and an end line per
@@ -100,23 +101,30 @@ piped progress -p
 shows progress
 plain progress 2
 
-# With every revoke record kept (LIBRECOVER_FULL_REVOKE=1, as the kernel
-# does) the records go through a REVOKE pass of their own, shown too; by
-# default they are gathered during the scan.
-LIBRECOVER_FULL_REVOKE=1
-export LIBRECOVER_FULL_REVOKE
-piped fullrevoke -p
-unset LIBRECOVER_FULL_REVOKE
-shows fullrevoke scan revoke replay
-plain fullrevoke 3
-# Set to 0 (or empty) it is off.
-LIBRECOVER_FULL_REVOKE=0
-export LIBRECOVER_FULL_REVOKE
-piped fullrevoke0 -p
-unset LIBRECOVER_FULL_REVOKE
-shows fullrevoke0
-grep -q "revoke" fullrevoke0.err &&
-	fail "fullrevoke0: a revoke pass with LIBRECOVER_FULL_REVOKE=0"
+# With every revoke record kept (LIBRECOVER_DEBUG=full_revoke, as the
+# kernel does) the records go through a REVOKE pass of their own, shown
+# too; by default they are gathered during the scan.  The library reads
+# the variable: by name, or as a mask.
+for dbg in full_revoke 1 nosuch,full_revoke; do
+	LIBRECOVER_DEBUG=$dbg
+	export LIBRECOVER_DEBUG
+	piped fullrevoke -p
+	unset LIBRECOVER_DEBUG
+	shows fullrevoke scan revoke replay
+	plain fullrevoke 3
+	rm -f fullrevoke.*
+done
+# 0, the empty string and an unknown name are off.
+for dbg in 0 "" nosuch; do
+	LIBRECOVER_DEBUG=$dbg
+	export LIBRECOVER_DEBUG
+	piped fullrevoke0 -p
+	unset LIBRECOVER_DEBUG
+	shows fullrevoke0
+	grep -q "revoke" fullrevoke0.err &&
+		fail "fullrevoke0: a revoke pass with LIBRECOVER_DEBUG='$dbg'"
+	rm -f fullrevoke0.*
+done
 grep -q "replayed" progress.out || fail "progress: no report on stdout"
 grep -q "%" progress.out && fail "progress: progress on stdout"
 

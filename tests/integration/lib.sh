@@ -606,7 +606,7 @@ oracle_compare() {
 		esac
 	fi
 
-	# LIBRECOVER_FULL_REVOKE=1 keeps every revoke record, as the kernel
+	# LIBRECOVER_DEBUG=full_revoke keeps every revoke record, as the kernel
 	# does, instead of only those that can cancel a logged block: the
 	# result must not change.
 	_c=$_case.full-revoke.img
@@ -616,18 +616,18 @@ oracle_compare() {
 		_cj=$_case.full-revoke.jdev
 		copy_img "$_jdev" "$_cj"
 	fi
-	JR_ENV=LIBRECOVER_FULL_REVOKE=1
+	JR_ENV=LIBRECOVER_DEBUG=full_revoke
 	# shellcheck disable=SC2086
 	jrecover $_jopts ${_cj:+-j "$_cj"} "$_c"
 	JR_ENV=
 	[ "$RUN_RC" -eq "$JRECOVER_RC" ] ||
-		fail "$_case: with LIBRECOVER_FULL_REVOKE=1 jrecover exited" \
+		fail "$_case: with LIBRECOVER_DEBUG=full_revoke jrecover exited" \
 			"$RUN_RC, without it $JRECOVER_RC"
 	if ! "$IMGCMP" -s "$_b" "$_c" > "$SCRATCH/.cmp" ||
 	   { [ -n "$_jdev" ] && ! "$IMGCMP" "$_bj" "$_cj" >> "$SCRATCH/.cmp"; }
 	then
 		sed 's/^/    /' "$SCRATCH/.cmp"
-		fail "$_case: LIBRECOVER_FULL_REVOKE=1 changes jrecover's result"
+		fail "$_case: LIBRECOVER_DEBUG=full_revoke changes jrecover's result"
 	fi
 	rm -f "$_c" ${_cj:+"$_cj"}
 

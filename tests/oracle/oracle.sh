@@ -131,7 +131,7 @@ wrapped() {
 # --- comparing ---------------------------------------------------------------
 
 # ocase [oracle_compare options] CASE: oracle_compare on CASE.img (and
-# CASE.jdev).  oracle_compare checks LIBRECOVER_FULL_REVOKE=1 against the
+# CASE.jdev).  oracle_compare checks LIBRECOVER_DEBUG=full_revoke against the
 # default only for a replay; for an expected refusal (-e 8) that mode must
 # refuse too and write nothing.
 ocase() {
@@ -162,12 +162,12 @@ ocase() {
 			_ok=$_oc.full-revoke.jdev
 			copy_img "$_oj" "$_ok"
 		fi
-		JR_ENV=LIBRECOVER_FULL_REVOKE=1
+		JR_ENV=LIBRECOVER_DEBUG=full_revoke
 		jrecover ${_ok:+-j "$_ok"} "$_oc.full-revoke.img"
 		# shellcheck disable=SC2034	# read by lib.sh's jrecover
 		JR_ENV=
 		[ "$RUN_RC" -eq 8 ] ||
-			fail "$_oc: with LIBRECOVER_FULL_REVOKE=1 jrecover exited $RUN_RC, not 8"
+			fail "$_oc: with LIBRECOVER_DEBUG=full_revoke jrecover exited $RUN_RC, not 8"
 		# Both refused replays left their copies as they were, byte
 		# for byte.
 		for _ot in jrecover full-revoke; do
