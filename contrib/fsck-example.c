@@ -77,7 +77,7 @@ static const char *prog = "fsck-example";
 static int replay(ext2_filsys fs, const char *device,
 		  const struct recover_options *opts)
 {
-	struct recover_stats st;
+	struct recover_stats st = RECOVER_INIT(struct recover_stats);
 	recover_t r;
 	errcode_t err;
 
@@ -111,9 +111,9 @@ static int replay(ext2_filsys fs, const char *device,
 	printf("%s: %s: %s %llu block(s) from %llu transaction(s)\n", prog,
 	       device, (opts->flags & RECOVER_FL_DRY_RUN) ?
 	       "would replay" : "replayed", st.replayed, st.transactions);
-	/* The same rule as jrecover's exit status 4; a dry run's counters
-	 * (fs_errors included) are what the replay would leave. */
-	if (st.bad_csum || st.failed_commit || st.error || st.fs_errors) {
+	/* The library's verdict, which jrecover's exit status follows too; a
+	 * dry run's is what the replay would come to. */
+	if (st.outcome == RECOVER_OUTCOME_PROBLEMS) {
 		printf("%s: %s: the replay %s problems: %llu block(s) "
 		       "skipped on bad checksums%s%s\n", prog, device,
 		       (opts->flags & RECOVER_FL_DRY_RUN) ? "would leave" : "left",
@@ -122,7 +122,7 @@ static int replay(ext2_filsys fs, const char *device,
 		       st.fs_errors ? ", filesystem marked with errors" : "");
 		return FSCK_PROBLEMS;
 	}
-	return FSCK_CHANGED;
+	return st.outcome == RECOVER_OUTCOME_CLEAN ? FSCK_OK : FSCK_CHANGED;
 }
 
 /* ---- step 3: let go of the stale handle -------------------------------- */
@@ -254,6 +254,7 @@ int main(int argc, char **argv)
 	int status, problems, ch, flags;
 
 	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
 	while ((ch = getopt(argc, argv, "nfj:h")) != -1) {
 		switch (ch) {
 		case 'n':

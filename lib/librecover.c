@@ -330,6 +330,54 @@ static unsigned int debug_mask(void)
 	return mask;
 }
 
+/*
+ * The caller's options into the library's struct (librecover.h, "Structs
+ * that grow"): as many bytes as the caller's size says, the rest zero; a
+ * caller's fields past the library's own must be zero, as they would be
+ * ignored.  NULL: the defaults.
+ */
+static errcode_t load_options(struct recover_options *dst,
+			      const struct recover_options *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t have, i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->size = sizeof(*dst);
+	if (!src)
+		return 0;
+	have = src->size;
+	if (have < sizeof(src->size))
+		return RECOVER_ET_STRUCT_SIZE;
+	for (i = sizeof(*dst); i < have; i++)
+		if (p[i])
+			return RECOVER_ET_STRUCT_SIZE;
+	memcpy(dst, src, have < sizeof(*dst) ? have : sizeof(*dst));
+	dst->size = sizeof(*dst);
+	return 0;
+}
+
+/*
+ * A struct of the library's out into the caller's, which starts with the
+ * caller's size: as many bytes as both know, the caller's size kept.
+ */
+void recover_copy_out(void *dst, const void *src, size_t lib_size)
+{
+	size_t want;
+
+	if (!dst)
+		return;
+	memcpy(&want, dst, sizeof(want));
+	if (want <= sizeof(want))
+		return;
+	if (want > lib_size) {
+		memset((unsigned char *)dst + lib_size, 0, want - lib_size);
+		want = lib_size;
+	}
+	memcpy((unsigned char *)dst + sizeof(want),
+	       (const unsigned char *)src + sizeof(want), want - sizeof(want));
+}
+
 static errcode_t new_handle(const struct recover_options *opts,
 			    struct recover_struct **ret)
 {
@@ -339,8 +387,7 @@ static errcode_t new_handle(const struct recover_options *opts,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return ENOMEM;
-	if (opts)
-		r->opts = *opts;
+	r->opts = *opts;
 	if (!r->opts.io_manager)
 		r->opts.io_manager = unix_io_manager;
 	if (debug_mask() & RECOVER_DEBUG_FULL_REVOKE)
@@ -373,15 +420,19 @@ static errcode_t finish_open(struct recover_struct *r, recover_t *ret)
 	return 0;
 }
 
-errcode_t recover_open(const char *device, const struct recover_options *opts,
-		       recover_t *ret)
+errcode_t recover_open(const char *device,
+		       const struct recover_options *caller_opts, recover_t *ret)
 {
+	struct recover_options o, *opts = &o;
 	struct recover_struct *r;
 	int mount_flags = 0;
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	errcode_t err;
 
 	*ret = NULL;
+	err = load_options(&o, caller_opts);
+	if (err)
+		return err;
 	err = new_handle(opts, &r);
 	if (err)
 		return about(opts, RECOVER_ABOUT_NONE, err);
@@ -416,14 +467,18 @@ fail:
 	return err;
 }
 
-errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
-			  recover_t *ret)
+errcode_t recover_open_fs(ext2_filsys fs,
+			  const struct recover_options *caller_opts, recover_t *ret)
 {
+	struct recover_options o, *opts = &o;
 	struct recover_struct *r;
 	errcode_t err;
 
 	*ret = NULL;
-	if (!(fs->flags & EXT2_FLAG_RW) && !(opts && (opts->flags & RECOVER_FL_DRY_RUN)))
+	err = load_options(&o, caller_opts);
+	if (err)
+		return err;
+	if (!(fs->flags & EXT2_FLAG_RW) && !(opts->flags & RECOVER_FL_DRY_RUN))
 		return about(opts, RECOVER_ABOUT_FS, EXT2_ET_RO_FILSYS);
 	err = new_handle(opts, &r);
 	if (err)
@@ -481,13 +536,15 @@ int recover_needs_recovery(recover_t r)
 
 void recover_get_super(recover_t r, struct recover_super *sb)
 {
-	*sb = r->sb.pub;
+	r->sb.pub.size = sizeof(r->sb.pub);
+	recover_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
 }
 
 void recover_get_stats(recover_t r, struct recover_stats *st)
 {
-	*st = r->st;
-	st->needs_recovery = r->needs_recovery;
+	r->st.size = sizeof(r->st);
+	r->st.needs_recovery = r->needs_recovery;
+	recover_copy_out(st, &r->st, sizeof(r->st));
 }
 
 /*
@@ -928,10 +985,26 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	return err;
 }
 
+/* The outcome of a replay that returned no error (recover_outcome). */
+static enum recover_outcome outcome(const struct recover_struct *r)
+{
+	const struct recover_stats *st = &r->st;
+
+	if (!r->replayed)
+		return RECOVER_OUTCOME_CLEAN;
+	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors ||
+	    st->end_reason == RECOVER_END_TRUNCATED)
+		return RECOVER_OUTCOME_PROBLEMS;
+	return RECOVER_OUTCOME_RECOVERED;
+}
+
 errcode_t recover_replay(recover_t r)
 {
 	enum recover_about what;
 	errcode_t err = replay(r, &what);
+
+	if (err != RECOVER_ET_ALREADY_DONE)
+		r->st.outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
 
 	return about(&r->opts, what, err);
 }

@@ -31,6 +31,22 @@ extern "C" {
 
 typedef struct recover_struct *recover_t;
 
+/*
+ * Structs that grow.  Every struct the caller and the library hand each
+ * other (recover_options, recover_super, recover_stats, recover_mmp,
+ * recover_event) begins with size, and new fields are only ever added at
+ * their end.  Set size to the struct's sizeof (RECOVER_INIT does) before
+ * handing it over, whether the library is to read it (recover_options) or
+ * to fill it (recover_get_super(), recover_get_stats(), recover_mmp): the
+ * library reads or fills only as many bytes as both sides know, so that a
+ * program built against an older header works with a newer library.  A
+ * newer program's fields that an older library lacks must be left zero
+ * (recover_open() returns RECOVER_ET_STRUCT_SIZE otherwise, and for an
+ * unset size).  The events a recover_event_fn receives carry the library's
+ * size: read a field only if it lies within ev->size.
+ */
+#define RECOVER_INIT(type)	{ .size = sizeof(type) }
+
 /* recover_options.flags */
 #define RECOVER_FL_DRY_RUN	0x0001	/* read and check everything, write nothing */
 #define RECOVER_FL_FORCE	0x0002	/* see recover_open(), recover_replay() */
@@ -96,6 +112,7 @@ enum recover_about {
  * feature, as recover_open() found it (see recover_options.mmp).
  */
 struct recover_mmp {
+	size_t		size;		/* sizeof(struct recover_mmp) */
 	int		present;	/* the filesystem has the mmp feature */
 	errcode_t	status;		/* 0, or why it was refused: an
 					 * EXT2_ET_MMP_* code (recover_open) */
@@ -115,6 +132,7 @@ struct recover_mmp {
 };
 
 struct recover_options {
+	size_t		size;		/* sizeof(struct recover_options) */
 	unsigned int	flags;
 	/*
 	 * The journal, when it is not the filesystem's own internal journal:
@@ -158,6 +176,7 @@ enum recover_source {
 
 /* The journal superblock, decoded. */
 struct recover_super {
+	size_t		size;		/* sizeof(struct recover_super) */
 	int		version;	/* 1 or 2 */
 	unsigned int	blocksize;
 	unsigned int	maxlen;		/* s_maxlen: blocks in the journal */
@@ -189,6 +208,24 @@ enum recover_end {
 	RECOVER_END_ERROR,	/* the scan failed: see recover_stats.error */
 };
 
+/*
+ * What recover_replay() came to (recover_stats.outcome); a dry run gives
+ * the one its replay would come to.  An fsck's exit status follows from it
+ * (jrecover(8): 0, 1, 4; 8 for an error returned).
+ */
+enum recover_outcome {
+	RECOVER_OUTCOME_NONE = 0,	/* no replay has run */
+	RECOVER_OUTCOME_CLEAN,		/* nothing to do, nothing written */
+	RECOVER_OUTCOME_RECOVERED,	/* replayed; the filesystem changed */
+	RECOVER_OUTCOME_PROBLEMS,	/* replayed, problems left: a block
+					 * skipped on a bad checksum, a corrupt
+					 * commit, a recovery e2fsck would
+					 * abandon (reset with RECOVER_FL_FORCE),
+					 * a journal error carried into the
+					 * filesystem, a dump cut short */
+	RECOVER_OUTCOME_FAILED,		/* recover_replay() returned an error */
+};
+
 /* Where in the log something was found. */
 struct recover_where {
 	unsigned long long jblock;	/* journal block */
@@ -197,6 +234,7 @@ struct recover_where {
 };
 
 struct recover_stats {
+	size_t		size;		/* sizeof(struct recover_stats) */
 	unsigned int	first_tid;	/* s_sequence */
 	unsigned int	end_tid;	/* first tid not replayed */
 	unsigned long long transactions; /* committed transactions replayed */
@@ -262,6 +300,8 @@ struct recover_stats {
 	/* recover_save(), recover_save_fd(): bytes written and their SHA-256 */
 	unsigned long long saved_bytes;
 	unsigned char	saved_sha256[32];
+	/* recover_replay(): what it came to (a dry run: would come to) */
+	enum recover_outcome outcome;
 };
 
 /*
@@ -352,6 +392,7 @@ enum recover_event_type {
 };
 
 struct recover_event {
+	size_t		size;		/* the library's sizeof, see above */
 	enum recover_event_type type;
 	unsigned int	tid;
 	unsigned long long jblock;

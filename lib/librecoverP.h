@@ -195,6 +195,9 @@ struct recover_struct {
 	unsigned int	mmp_interval;	/* seconds between updates */
 };
 
+/* A library struct out into a caller's that says its size (librecover.c). */
+void recover_copy_out(void *dst, const void *src, size_t lib_size);
+
 errcode_t recovery_scan(struct recover_struct *r);
 errcode_t recovery_restore_inode(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);

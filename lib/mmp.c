@@ -63,8 +63,8 @@ static void note_block(struct recover_struct *r, const void *buf)
 /* The state the caller asked to be told about (recover_options.mmp). */
 void mmp_publish(struct recover_struct *r)
 {
-	if (r->opts.mmp)
-		*r->opts.mmp = r->mmp;
+	r->mmp.size = sizeof(r->mmp);
+	recover_copy_out(r->opts.mmp, &r->mmp, sizeof(r->mmp));
 }
 
 /*

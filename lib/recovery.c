@@ -163,6 +163,7 @@ static errcode_t emit(struct scan *s, enum recover_event_type type,
 	if (!r->event)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
 	ev.type = type;
 	ev.tid = s->tid;
 	ev.jblock = jblock;
@@ -433,6 +434,7 @@ static errcode_t emit_commit(struct scan *s, const unsigned char *blk,
 	if (!r->event)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
 	ev.type = RECOVER_EV_COMMIT;
 	ev.tid = s->tid;
 	ev.jblock = at;
@@ -614,6 +616,7 @@ errcode_t recovery_scan(struct recover_struct *r)
 		struct recover_event ev;
 
 		memset(&ev, 0, sizeof(ev));
+		ev.size = sizeof(ev);
 		ev.type = RECOVER_EV_END;
 		ev.tid = r->st.end_at.tid;
 		ev.jblock = r->st.end_at.jblock;

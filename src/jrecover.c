@@ -992,10 +992,18 @@ static void note_garbage(const struct cli *c, const struct recover_stats *st,
 /* The status of a replay; a dry run gives the one its replay would. */
 static int exit_status(const struct recover_stats *st)
 {
-	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors ||
-	    st->end_reason == RECOVER_END_TRUNCATED)
+	switch (st->outcome) {
+	case RECOVER_OUTCOME_CLEAN:
+		return EXIT_CLEAN;
+	case RECOVER_OUTCOME_RECOVERED:
+		return EXIT_RECOVERED;
+	case RECOVER_OUTCOME_PROBLEMS:
 		return EXIT_PROBLEMS;
-	return EXIT_RECOVERED;
+	case RECOVER_OUTCOME_NONE:
+	case RECOVER_OUTCOME_FAILED:
+		break;
+	}
+	return EXIT_ERROR;
 }
 
 static void report_text(const struct cli *c, const struct recover_super *sb,
@@ -1119,8 +1127,8 @@ static void report_save(const struct cli *c, const struct recover_super *sb,
 
 static int run(struct cli *c)
 {
-	struct recover_super sb;
-	struct recover_stats st;
+	struct recover_super sb = RECOVER_INIT(struct recover_super);
+	struct recover_stats st = RECOVER_INIT(struct recover_stats);
 	recover_t r;
 	double t0 = now();
 	errcode_t err;
@@ -1384,6 +1392,8 @@ int main(int argc, char **argv)
 	int ch, status;
 
 	memset(&c, 0, sizeof(c));
+	c.opts.size = sizeof(c.opts);
+	c.mmp.size = sizeof(c.mmp);
 	c.progress_fd = -1;
 	c.save_fd = -1;
 	if (argv[0] && strrchr(argv[0], '/'))

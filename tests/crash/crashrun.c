@@ -89,7 +89,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct recover_options opts;
-	struct recover_stats st;
+	struct recover_stats st = RECOVER_INIT(struct recover_stats);
 	enum fault_mode mode = FAULT_NONE;
 	unsigned long k = 0;
 	recover_t r;
@@ -101,6 +101,7 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
 	while ((ch = getopt(argc, argv, "m:k:s:tFfj:S:")) != -1) {
 		switch (ch) {
 		case 'm':
@@ -189,6 +190,7 @@ int main(int argc, char **argv)
 		recover_t again;
 
 		memset(&ro, 0, sizeof(ro));
+		ro.size = sizeof(ro);
 		ro.flags = RECOVER_FL_DRY_RUN;
 		ro.journal_path = opts.journal_path;
 		if (!recover_open(argv[optind], &ro, &again)) {

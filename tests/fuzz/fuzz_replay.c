@@ -447,6 +447,8 @@ static void run_walk(unsigned int flags, unsigned int stop_at,
 
 	memset(o, 0, sizeof(*o));
 	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
+	o->st.size = sizeof(o->st);
 	opts.flags = flags;
 	opts.io_manager = memio_manager;
 	opts.progress = stop_progress;
@@ -464,7 +466,7 @@ static void run_walk(unsigned int flags, unsigned int stop_at,
 	if (!o->err) {
 		o->opened = 1;
 		if (walk) {
-			struct recover_super sup;
+			struct recover_super sup = RECOVER_INIT(struct recover_super);
 
 			/* With s_start 0 there is no log, and no end event. */
 			recover_get_super(r, &sup);

@@ -79,7 +79,9 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 	memset(&opts, 0, sizeof(opts));
+	opts.size = sizeof(opts);
 	memset(&mmp, 0, sizeof(mmp));
+	mmp.size = sizeof(mmp);
 	opts.progress = progress;
 	opts.mmp = &mmp;
 	err = recover_open(argv[2], &opts, &r);
