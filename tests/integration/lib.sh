@@ -174,6 +174,51 @@ same_as() {
 	[ -z "$2" ] || cmp -s "$2" "$4"
 }
 
+# --- loop mounts -------------------------------------------------------------
+
+# need_loop_mounts: a test that mounts images through loop devices calls
+# this first.  It skips (77) without root, mount or losetup, makes the
+# mount point MNT, and makes sure that whatever loop_mount left mounted
+# and attached is let go at exit.
+need_loop_mounts() {
+	[ "$(id -u)" = 0 ] || skip "not root: cannot mount"
+	command -v mount > /dev/null 2>&1 && command -v losetup > /dev/null 2>&1 ||
+		skip "mount or losetup not found"
+	MNT=$SCRATCH/mnt
+	mkdir -p "$MNT" || die "cannot create $MNT"
+	LOOP=
+	trap '_rc=$?; unmount; (exit $_rc); _cleanup' EXIT
+}
+
+# unmount: unmount MNT and detach LOOP, if loop_mount attached one.
+unmount() {
+	if [ -n "$LOOP" ]; then
+		umount "$MNT" 2> /dev/null
+		losetup -d "$LOOP" 2> /dev/null
+		LOOP=
+	fi
+}
+
+# loop_mount IMG [OPTS]: attach IMG to a loop device (LOOP; skips the test
+# when there is none) and mount it on MNT with -o OPTS, shown in the log.
+# Returns mount's status; on failure LOOP is detached again.
+loop_mount() {
+	LOOP=$(losetup -f --show "$1" 2> /dev/null) || {
+		LOOP=
+		skip "no loop device (losetup -f failed)"
+	}
+	say "\$ mount -t ext4 ${2:+-o $2 }$LOOP $MNT    ($1)"
+	mount -t ext4 ${2:+-o "$2"} "$LOOP" "$MNT" 2> "$SCRATCH/.mount.err"
+	_mrc=$?
+	sed 's/^/    /' "$SCRATCH/.mount.err"
+	say "    [exit $_mrc]"
+	if [ "$_mrc" -ne 0 ]; then
+		losetup -d "$LOOP"
+		LOOP=
+	fi
+	return "$_mrc"
+}
+
 # --- images ------------------------------------------------------------------
 
 # mkimg IMG SIZE [mke2fs options]: a reproducible ext4 image.  Any -E

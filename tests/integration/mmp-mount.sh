@@ -12,48 +12,14 @@
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root: cannot mount"
-command -v mount > /dev/null 2>&1 && command -v losetup > /dev/null 2>&1 ||
-	skip "mount or losetup not found"
+need_loop_mounts
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
 MMPPEER=$top_builddir/tests/integration/mmppeer
 [ -x "$MMPPEER" ] || die "$MMPPEER not built: run the tests with 'make check'"
 
-MNT=$SCRATCH/mnt
-mkdir -p "$MNT" || die "cannot create $MNT"
-LOOP=
-
-unmount() {
-	if [ -n "$LOOP" ]; then
-		umount "$MNT" 2> /dev/null
-		losetup -d "$LOOP" 2> /dev/null
-		LOOP=
-	fi
-}
-trap '_rc=$?; unmount; (exit $_rc); _cleanup' EXIT
-
-# try_mount IMG OPTS: attach IMG to a loop device and mount it; returns
-# mount's status, the device left attached and mounted on success.
-try_mount() {
-	LOOP=$(losetup -f --show "$1" 2> /dev/null) || {
-		LOOP=
-		skip "no loop device (losetup -f failed)"
-	}
-	say "\$ mount -t ext4 ${2:+-o $2 }$LOOP $MNT    ($1)"
-	mount -t ext4 ${2:+-o "$2"} "$LOOP" "$MNT" 2> "$SCRATCH/.mount.err"
-	_mrc=$?
-	sed 's/^/    /' "$SCRATCH/.mount.err"
-	say "    [exit $_mrc]"
-	if [ "$_mrc" -ne 0 ]; then
-		losetup -d "$LOOP"
-		LOOP=
-	fi
-	return "$_mrc"
-}
-
 # Can this machine loop-mount an ext4 image at all?
 mkimg probe.img 16M
-try_mount probe.img || skip "cannot mount a loop device here"
+loop_mount probe.img || skip "cannot mount a loop device here"
 unmount
 rm -f probe.img
 
@@ -70,7 +36,7 @@ EOF
 # must_mount IMG OPTS WHAT
 must_mount() {
 	NCASES=$((NCASES + 1))
-	if try_mount "$1" "$2"; then
+	if loop_mount "$1" "$2"; then
 		say "    mounted: $(ls "$MNT" | tr '\n' ' ')"
 		unmount
 	else
@@ -120,7 +86,7 @@ say "=== case the block a dead fsck leaves (what jrecover used to leave)"
 NCASES=$((NCASES + 1))
 copy_img replayed.img deadfsck.img
 "$MMPPEER" deadfsck.img set 0xE24D4D50 deadnode deaddev || die "mmppeer failed"
-if try_mount deadfsck.img "" ; then
+if loop_mount deadfsck.img "" ; then
 	unmount
 	fail "the kernel mounts a filesystem whose MMP block says fsck is running"
 fi

@@ -13,38 +13,14 @@
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root: cannot mount"
-command -v mount > /dev/null 2>&1 && command -v losetup > /dev/null 2>&1 ||
-	skip "mount or losetup not found"
+need_loop_mounts
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
 HOLDEXCL=$top_builddir/tests/integration/holdexcl
 [ -x "$HOLDEXCL" ] || die "$HOLDEXCL not built: run the tests with 'make check'"
 
-MNT=$SCRATCH/mnt
-mkdir -p "$MNT" || die "cannot create $MNT"
-LOOP=
-
-unmount() {
-	if [ -n "$LOOP" ]; then
-		umount "$MNT" 2> /dev/null
-		losetup -d "$LOOP" 2> /dev/null
-		LOOP=
-	fi
-}
-trap '_rc=$?; unmount; (exit $_rc); _cleanup' EXIT
-
-# mount_ro IMG OPTS: attach IMG to a loop device and mount it read-only.
+# mount_ro IMG OPTS: IMG mounted read-only (skipped where that fails).
 mount_ro() {
-	LOOP=$(losetup -f --show "$1" 2> /dev/null) || {
-		LOOP=
-		skip "no loop device (losetup -f failed)"
-	}
-	mount -t ext4 -o "ro${2:+,$2}" "$LOOP" "$MNT" 2> "$SCRATCH/.mount.err" || {
-		cat "$SCRATCH/.mount.err"
-		losetup -d "$LOOP"
-		LOOP=
-		skip "cannot mount a loop device here"
-	}
+	loop_mount "$1" "ro${2:+,$2}" || skip "cannot mount a loop device here"
 }
 
 # refused IMG: every action on IMG and on $LOOP exits 8, says "mounted"
