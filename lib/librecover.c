@@ -29,9 +29,6 @@
 /* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
 #define JSB_V1_SIZE		0x24
 
-/* The first tag of a fast-commit block with something to replay. */
-#define FC_TAG_HEAD		0x0009
-
 const char *recover_version(void)
 {
 	return PACKAGE_VERSION;
@@ -42,36 +39,6 @@ static int uuid_null(const unsigned char *u)
 	static const unsigned char zero[16];
 
 	return !memcmp(u, zero, sizeof(zero));
-}
-
-/*
- * A fast-commit area holds data when its first block starts with a head
- * tag (tag and length are little-endian, like the rest of ext4's fast
- * commit format).
- */
-static errcode_t check_fast_commit(struct recover_struct *r)
-{
-	const struct jsuper *sb = &r->sb;
-	unsigned char *buf;
-	uint32_t blk;
-	errcode_t err = 0;
-
-	if (!sb->pub.num_fc_blocks || !sb->pub.start)
-		return 0;
-	buf = malloc(sb->pub.blocksize);
-	if (!buf)
-		return ENOMEM;
-	for (blk = sb->last; blk <= sb->last + 1 && blk < sb->pub.maxlen; blk++) {
-		err = jsource_read(&r->src, blk, 1, buf);
-		if (err)
-			break;
-		if (get_le16(buf) == FC_TAG_HEAD) {
-			err = RECOVER_ET_FAST_COMMIT;
-			break;
-		}
-	}
-	free(buf);
-	return err;
 }
 
 /*
@@ -159,7 +126,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		if (err)
 			return err;
 	}
-	return check_fast_commit(r);
+	return 0;
 }
 
 static errcode_t new_handle(const struct recover_options *opts,
@@ -487,6 +454,11 @@ errcode_t recover_replay(recover_t r)
 	 */
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
+	/* Fast commits to replay: refused, before anything is written. */
+	if (r->st.fc_state == RECOVER_FC_LIVE)
+		return RECOVER_ET_FAST_COMMIT;
+	if (r->st.fc_state == RECOVER_FC_CORRUPT)
+		return RECOVER_ET_FC_CORRUPT;
 	if (!r->st.error && r->sb.pub.start) {
 		err = recovery_replay(r);
 		if (err)

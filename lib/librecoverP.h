@@ -178,6 +178,46 @@ struct recover_struct {
 };
 
 errcode_t recovery_scan(struct recover_struct *r);
+
+/* ---- the fast-commit area (fc.c) ---------------------------------------- */
+
+struct fc_tag;
+
+/*
+ * Called for every record the scan looks at and accepts as a record (a
+ * length that fits its tag); valid says it is among the first "limit"
+ * records.  Nonzero stops the scan.
+ */
+typedef int (*fc_tag_fn)(void *data, const struct fc_tag *t, int valid);
+
+struct fc_scan {
+	uint32_t	expected_tid;
+	unsigned int	blocksize;
+	unsigned int	inode_size;	/* the filesystem's s_inode_size */
+	unsigned long long limit;	/* for fc_tag_fn's valid */
+	uint32_t	crc;		/* crc32c since the last TAIL */
+	unsigned long long blocks;	/* blocks read records from */
+	unsigned long long tags;	/* records counted so far */
+	unsigned long long valid;	/* records up to the last good TAIL */
+	unsigned long long valid_blocks; /* blocks up to that TAIL */
+	unsigned long long commits;	/* good TAILs */
+	enum recover_fc_end end;
+	unsigned int	end_off;	/* byte of the record that ended it */
+	int		done;
+	int		interrupted;	/* fc_tag_fn asked to stop */
+};
+
+void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
+		  unsigned int blocksize, unsigned int inode_size);
+/* The next block of the area.  Returns 1 to go on with the next one, 0
+ * when the scan stopped (s->end says why). */
+int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
+		  void *data);
+/* What the kernel makes of a scan that stopped. */
+errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state);
+/* The area of r's journal after recovery_scan(): fills r->st.fc_*, and
+ * hands its records to recover_walk()'s callback. */
+errcode_t fc_scan_area(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);

@@ -609,6 +609,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	drop_txn(&s);
 	if (!s.end_set)
 		r->st.end_tid = s.tid;
+	/* The kernel reads the fast-commit area after the log's end is known. */
+	err = fc_scan_area(r);
+	if (err)
+		goto out;
 	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
 		err = revoke_pass(r, &s.rd);
 	r->st.revoke_kept = rtable_count(&r->rt);
