@@ -23,6 +23,8 @@ PACKAGES=(
 	# tests/fuzz: run-fuzz.sh builds libFuzzer targets with clang
 	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer)
 	clang libclang-rt-14-dev
+	# tests/kernel: getfattr and setfattr put xattrs in the trees compared
+	attr
 	# coreutils (sha256sum, timeout), diffutils (cmp, diff) and mawk are
 	# part of every Debian system and need no entry here
 )

@@ -1,0 +1,291 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# fc.sh --- fast commits, against the running kernel's own journal replay.
+#
+# For the fast-commit area the judge is the kernel (e2fsck 1.47.0 gets real
+# journals wrong: on a stale area it fails recovery and drops the committed
+# transactions).  Images are written by the kernel: an ext4 image with
+# fast_commit is loop-mounted, a workload makes full and fast commits, and
+# EXT4_IOC_SHUTDOWN without a log flush (tests/kernel/fcwork) stops the
+# filesystem; the image copied then is the crash state.  Cases:
+#   stale     the area holds only a fast commit of a tid that a later full
+#             commit covers: jrecover ignores it and replays the full
+#             commits; `e2fsck -fn` is clean, and the tree (every path,
+#             type, mode, link count, size, symlink target, sha256 of the
+#             content, xattrs where getfattr exists) is the tree the
+#             kernel's replay gives.  What e2fsck does is reported.
+#   live      fast commits after the last full commit: -i counts them, -l
+#             lists the records as debugfs's logdump does, in text and
+#             JSON; a replay and -n are refused (exit 8), nothing written.
+#   corrupt   the live image with the first fast commit's crc broken, a
+#             record's length past the block, unknown HEAD features: the
+#             kernel refuses to mount it, jrecover refuses it (exit 8),
+#             nothing written; with the second commit's crc broken the
+#             first one is still valid (the kernel mounts it).
+#
+# Needs root and loop mounts; skipped (77) where the machine has neither.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "not root: cannot mount"
+for _p in mount umount losetup find sort xargs od; do
+	command -v "$_p" > /dev/null 2>&1 || skip "$_p not found"
+done
+FCWORK=$top_builddir/tests/kernel/fcwork
+[ -x "$FCWORK" ] || die "$FCWORK not built: run the tests with 'make check'"
+if command -v jq > /dev/null 2>&1; then JQ=jq; else JQ=; fi
+
+MNT=$(mktemp -d "${TMPDIR:-/tmp}/jrecover-fc.XXXXXX") || die "mktemp failed"
+MOUNTED=0
+unmount() {
+	if [ "$MOUNTED" = 1 ]; then
+		umount "$MNT" 2> /dev/null
+		MOUNTED=0
+	fi
+	rmdir "$MNT" 2> /dev/null
+}
+trap '_rc=$?; unmount; (exit $_rc); _cleanup' EXIT
+
+# mnt IMG [OPTS]: loop-mount IMG on $MNT (the kernel replays its journal
+# unless OPTS say noload); returns mount's status.
+mnt() {
+	mount -t ext4 -o "loop${2:+,$2}" "$1" "$MNT" 2> "$SCRATCH/.mount.err" ||
+		return 1
+	MOUNTED=1
+}
+
+umnt() {
+	umount "$MNT" || die "cannot unmount $MNT"
+	MOUNTED=0
+}
+
+# tree DIR: one line per path, then the content hashes and xattrs.
+tree() {
+	(cd "$1" && find . -xdev -printf '%p %y %m %n %s %l\n' | LC_ALL=C sort &&
+	 find . -xdev -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum &&
+	 if command -v getfattr > /dev/null 2>&1; then
+		 getfattr -R -h -d -m - . 2> /dev/null
+	 fi)
+}
+
+# tree_of IMG OPTS OUT: mount IMG, list its tree into OUT, unmount.
+tree_of() {
+	mnt "$1" "$2" || { cat "$SCRATCH/.mount.err"; return 1; }
+	tree "$MNT" > "$3"
+	umnt
+}
+
+# crash IMG WORKLOAD: a new fast_commit image, mounted, WORKLOAD run in
+# $MNT, the filesystem shut down without flushing the log, IMG the copy.
+crash() {
+	rm -f "$SCRATCH/fs.img"
+	mkimg "$SCRATCH/fs.img" 64M -O fast_commit ||
+		die "mke2fs -O fast_commit failed"
+	mnt "$SCRATCH/fs.img" || {
+		cat "$SCRATCH/.mount.err"
+		skip "cannot loop-mount an ext4 image here"
+	}
+	(cd "$MNT" && "$2") || die "workload $2 failed"
+	"$FCWORK" shutdown "$MNT" || skip "EXT4_IOC_SHUTDOWN refused"
+	copy_img "$SCRATCH/fs.img" "$1"
+	umnt
+}
+
+# Full commits come from fsync after a change fast commits cannot carry
+# (renaming a directory); fast commits from fsync after small changes.
+work_stale() {
+	mkdir d x1 x2 && sync &&
+	"$FCWORK" write d/a 0 5000 1 && "$FCWORK" write d/b 0 100 2 &&
+	ln d/b d/c && "$FCWORK" fsync d/c &&
+	mv x1 y1 && "$FCWORK" write d/e 0 3000 3 &&
+	if command -v setfattr > /dev/null 2>&1; then
+		setfattr -n user.fc -v stale d/e && "$FCWORK" fsync d/e
+	fi &&
+	mv x2 y2 && mkdir y2/z && ln -s ../../d/a y2/z/s &&
+	"$FCWORK" write y2/z/f 0 20000 4
+}
+
+work_live() {
+	mkdir d x1 && "$FCWORK" write d/old 0 9000 5 && sync &&
+	mv x1 y1 && "$FCWORK" write d/full 0 100 6 &&
+	"$FCWORK" write d/a 0 5000 7 && "$FCWORK" write d/a 5000 3000 8 &&
+	ln d/a d/hard && "$FCWORK" fsync d/hard &&
+	"$FCWORK" write d/b 0 20000 9 && truncate -s 4096 d/b &&
+	"$FCWORK" fsync d/b && rm d/old && "$FCWORK" fsync d &&
+	mv d/full d/renamed && "$FCWORK" fsync d/renamed &&
+	fallocate -l 65536 d/falloc && "$FCWORK" fsync d/falloc
+}
+
+# fc_block IMG N: the filesystem block holding journal block N.
+fc_block() {
+	debugfs -R "bmap <8> $2" "$1" 2> /dev/null
+}
+
+# jpoke IMG JBLOCK OFFSET HEXBYTES: overwrite bytes in a journal block.
+jpoke() {
+	_fsb=$(fc_block "$1" "$2")
+	[ -n "$_fsb" ] || die "no block for journal block $2"
+	printf "$(printf '%s' "$4" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek=$((_fsb * 4096 + $3)) conv=notrunc \
+		   status=none || die "dd failed"
+}
+
+# jpeek IMG JBLOCK OFFSET LEN: bytes of a journal block, as hex.
+jpeek() {
+	_fsb=$(fc_block "$1" "$2")
+	od -A n -t x1 -j $((_fsb * 4096 + $3)) -N "$4" "$1" | tr -d ' \n'
+}
+
+# refused IMG WHAT: replay and -n exit 8 with WHAT in the message, and the
+# image is left as it was.
+refused() {
+	NCASES=$((NCASES + 1))
+	_before=$(sha256_of "$1")
+	for _opt in "" -n; do
+		jrecover $_opt "$1"
+		[ "$RUN_RC" -eq 8 ] ||
+			fail "jrecover $_opt on $1 exited $RUN_RC, not 8"
+		grep -q "$2" "$SCRATCH/.run.out" ||
+			fail "jrecover $_opt on $1 did not say '$2'"
+	done
+	[ "$(sha256_of "$1")" = "$_before" ] || fail "jrecover changed $1"
+}
+
+# ---- stale: ignored, the full commits replayed as the kernel does ----------
+crash "$SCRATCH/stale.img" work_stale
+NCASES=$((NCASES + 1))
+jrecover -i "$SCRATCH/stale.img"
+grep -q "^Fast-commit area: *nothing for this log" "$SCRATCH/.run.out" ||
+	fail "stale: -i does not call the area stale"
+grep -q "a HEAD of another transaction" "$SCRATCH/.run.out" ||
+	fail "stale: -i does not say the HEAD is of another transaction"
+copy_img "$SCRATCH/stale.img" "$SCRATCH/stale.kernel"
+copy_img "$SCRATCH/stale.img" "$SCRATCH/stale.jr"
+copy_img "$SCRATCH/stale.img" "$SCRATCH/stale.e2fsck"
+tree_of "$SCRATCH/stale.img" ro,noload "$SCRATCH/stale.tree.noreplay" ||
+	die "cannot mount the stale image without replay"
+tree_of "$SCRATCH/stale.kernel" "" "$SCRATCH/stale.tree.kernel" ||
+	fail "stale: the kernel does not mount the image"
+cmp -s "$SCRATCH/stale.tree.noreplay" "$SCRATCH/stale.tree.kernel" &&
+	die "stale: the workload left nothing for the replay to do"
+jrecover "$SCRATCH/stale.jr"
+[ "$RUN_RC" -eq 1 ] || fail "stale: jrecover exited $RUN_RC, not 1"
+run e2fsck -fn "$SCRATCH/stale.jr"
+[ "$RUN_RC" -eq 0 ] || fail "stale: e2fsck -fn after jrecover exited $RUN_RC"
+tree_of "$SCRATCH/stale.jr" ro "$SCRATCH/stale.tree.jr" ||
+	fail "stale: the image jrecover replayed does not mount"
+if ! cmp -s "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.jr"; then
+	diff "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.jr"
+	fail "stale: jrecover's tree differs from the kernel's"
+fi
+run e2fsck -y -E journal_only "$SCRATCH/stale.e2fsck"
+if tree_of "$SCRATCH/stale.e2fsck" ro "$SCRATCH/stale.tree.e2fsck" &&
+   cmp -s "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.e2fsck"; then
+	# e2fsck got it right this time: then it is the byte-for-byte judge.
+	NCASES=$((NCASES + 1))
+	run "$IMGCMP" "$SCRATCH/stale.e2fsck" "$SCRATCH/stale.jr"
+	[ "$RUN_RC" -eq 0 ] || fail "stale: jrecover's image differs from e2fsck's"
+else
+	say "stale: e2fsck's replay differs from the kernel's (as in 1.47.0):" \
+	    "not compared with it"
+fi
+
+# ---- live: counted, listed, refused --------------------------------------
+crash "$SCRATCH/live.img" work_live
+NCASES=$((NCASES + 1))
+jrecover -i "$SCRATCH/live.img"
+[ "$RUN_RC" -eq 0 ] || fail "live: -i exited $RUN_RC"
+grep -q "^Fast-commit area: *fast commits to replay" "$SCRATCH/.run.out" ||
+	fail "live: -i does not see fast commits"
+commits=$(sed -n 's/^Fast commits: *\([0-9]*\).*/\1/p' "$SCRATCH/.run.out")
+tags=$(sed -n 's/^Fast-commit valid tags: *//p' "$SCRATCH/.run.out")
+[ "${commits:-0}" -ge 2 ] || fail "live: only '${commits}' fast commits"
+# The valid records, as jrecover and as debugfs's logdump list them.
+jrecover -l "$SCRATCH/live.img"
+# debugfs prints a name up to the next NUL, past its end (the control
+# bytes that follow are dropped here), and does not mark unwritten ranges.
+sed -n 's/^  \(tag .*\)/\1/p' "$SCRATCH/.run.out" | grep -v '(not valid)$' |
+	sed 's/ (unwritten)$//' > "$SCRATCH/live.jr.tags"
+debugfs -R logdump "$SCRATCH/live.img" 2> /dev/null |
+	sed -n '/^\*\*\* Fast Commit Area/,$p' | grep '^tag ' | tr -d '\001-\011\013-\037' |
+	head -n "${tags:-0}" > "$SCRATCH/live.debugfs.tags"
+[ "$(wc -l < "$SCRATCH/live.jr.tags")" -eq "${tags:-0}" ] ||
+	fail "live: -l lists $(wc -l < "$SCRATCH/live.jr.tags") valid tags, -i counts $tags"
+if ! cmp -s "$SCRATCH/live.jr.tags" "$SCRATCH/live.debugfs.tags"; then
+	diff "$SCRATCH/live.debugfs.tags" "$SCRATCH/live.jr.tags"
+	fail "live: -l's tag lines differ from debugfs logdump's"
+fi
+for t in HEAD INODE ADD_RANGE CREAT_DENTRY ADD_ENTRY DEL_ENTRY TAIL; do
+	grep -q "^tag $t" "$SCRATCH/live.jr.tags" ||
+		fail "live: no $t record in the workload's fast commits"
+done
+if [ -n "$JQ" ]; then
+	NCASES=$((NCASES + 1))
+	jrecover -l --json "$SCRATCH/live.img"
+	n=$($JQ -s '[.[] | select(.type == "fc_tag" and .valid)] | length' \
+		"$SCRATCH/.run.out")
+	[ "$n" = "$tags" ] || fail "live: -l --json has $n valid fc_tag objects, not $tags"
+	jrecover -i --json "$SCRATCH/live.img"
+	s=$($JQ -r '.log.fast_commit | "\(.state) \(.tags) \(.commits)"' \
+		"$SCRATCH/.run.out")
+	[ "$s" = "live $tags $commits" ] ||
+		fail "live: -i --json says '$s', not 'live $tags $commits'"
+fi
+refused "$SCRATCH/live.img" "fast-commit"
+copy_img "$SCRATCH/live.img" "$SCRATCH/live.kernel"
+NCASES=$((NCASES + 1))
+mnt "$SCRATCH/live.kernel" && umnt ||
+	fail "live: the kernel does not mount the live image"
+
+# ---- corrupt areas --------------------------------------------------------
+jrecover -i "$SCRATCH/live.img"
+maxlen=$(sed -n 's/^Journal length: *\([0-9]*\).*/\1/p' "$SCRATCH/.run.out")
+nfc=$(sed -n 's/^Fast-commit blocks: *//p' "$SCRATCH/.run.out")
+fc0=$((maxlen - nfc + 1))
+[ "$(jpeek "$SCRATCH/live.img" "$fc0" 0 2)" = 0900 ] ||
+	die "no HEAD record at journal block $fc0"
+
+# corrupt NAME: the kernel must refuse to mount NAME.img, and jrecover too.
+corrupt() {
+	copy_img "$SCRATCH/$1.img" "$SCRATCH/$1.kernel"
+	NCASES=$((NCASES + 1))
+	if mnt "$SCRATCH/$1.kernel"; then
+		umnt
+		fail "$1: the kernel mounts it (the case is not what it claims)"
+	fi
+	refused "$SCRATCH/$1.img" "Fast-commit area is corrupt"
+}
+
+# The second record's first byte: the first TAIL's crc no longer matches.
+copy_img "$SCRATCH/live.img" "$SCRATCH/badcrc.img"
+b=$(jpeek "$SCRATCH/badcrc.img" "$fc0" 16 1)
+jpoke "$SCRATCH/badcrc.img" "$fc0" 16 "$(printf '%02x' $((0x$b ^ 0x55)))"
+corrupt badcrc
+
+# The second record's length past the block.
+copy_img "$SCRATCH/live.img" "$SCRATCH/badlen.img"
+jpoke "$SCRATCH/badlen.img" "$fc0" 14 ffff
+corrupt badlen
+
+# HEAD features the kernel does not know.
+copy_img "$SCRATCH/live.img" "$SCRATCH/features.img"
+jpoke "$SCRATCH/features.img" "$fc0" 4 01
+corrupt features
+
+# The second block's first byte: the first commit stays valid, the area
+# ends before the second one; the kernel mounts it, jrecover refuses it as
+# fast commits to replay.
+copy_img "$SCRATCH/live.img" "$SCRATCH/second.img"
+b=$(jpeek "$SCRATCH/second.img" $((fc0 + 1)) 4 1)
+jpoke "$SCRATCH/second.img" $((fc0 + 1)) 4 "$(printf '%02x' $((0x$b ^ 0x55)))"
+NCASES=$((NCASES + 1))
+jrecover -i "$SCRATCH/second.img"
+c2=$(sed -n 's/^Fast commits: *\([0-9]*\).*/\1/p' "$SCRATCH/.run.out")
+[ "$c2" = 1 ] || fail "second: $c2 fast commits valid, not 1"
+copy_img "$SCRATCH/second.img" "$SCRATCH/second.kernel"
+mnt "$SCRATCH/second.kernel" && umnt ||
+	fail "second: the kernel does not mount it"
+refused "$SCRATCH/second.img" "fast-commit"
+
+end_test
