@@ -835,6 +835,10 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: the dump ends at journal block %llu, inside the log: "
 		       "transaction %u and any later ones are lost\n",
 		       prog, st->end_at.jblock, st->end_at.tid);
+	if (st->fc_state == RECOVER_FC_EMPTY && st->fc_end == RECOVER_FC_END_HEAD_TID)
+		printf("%s: the fast-commit area is stale (its HEAD is of a "
+		       "transaction other than %u): ignored, as the kernel "
+		       "ignores it\n", prog, st->fc_tid);
 	if (sb->source == RECOVER_SRC_DUMP && !dry)
 		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
 		       "the dump holds the filesystem's current journal: that "

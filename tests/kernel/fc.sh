@@ -171,6 +171,8 @@ cmp -s "$SCRATCH/stale.tree.noreplay" "$SCRATCH/stale.tree.kernel" &&
 	die "stale: the workload left nothing for the replay to do"
 jrecover "$SCRATCH/stale.jr"
 [ "$RUN_RC" -eq 1 ] || fail "stale: jrecover exited $RUN_RC, not 1"
+grep -q "fast-commit area is stale" "$SCRATCH/.run.out" ||
+	fail "stale: the report does not say the area was ignored"
 run e2fsck -fn "$SCRATCH/stale.jr"
 [ "$RUN_RC" -eq 0 ] || fail "stale: e2fsck -fn after jrecover exited $RUN_RC"
 tree_of "$SCRATCH/stale.jr" ro "$SCRATCH/stale.tree.jr" ||
@@ -179,6 +181,15 @@ if ! cmp -s "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.jr"; then
 	diff "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.jr"
 	fail "stale: jrecover's tree differs from the kernel's"
 fi
+# The same journal from a dump (-s, then -j): the same image.
+NCASES=$((NCASES + 1))
+copy_img "$SCRATCH/stale.img" "$SCRATCH/stale.dump.img"
+jrecover -s "$SCRATCH/stale.dump" "$SCRATCH/stale.img"
+[ "$RUN_RC" -eq 0 ] || fail "stale: -s exited $RUN_RC"
+jrecover -j "$SCRATCH/stale.dump" "$SCRATCH/stale.dump.img"
+[ "$RUN_RC" -eq 1 ] || fail "stale: -j DUMP exited $RUN_RC, not 1"
+run "$IMGCMP" "$SCRATCH/stale.jr" "$SCRATCH/stale.dump.img"
+[ "$RUN_RC" -eq 0 ] || fail "stale: the replay from a dump differs"
 run e2fsck -y -E journal_only "$SCRATCH/stale.e2fsck"
 if tree_of "$SCRATCH/stale.e2fsck" ro "$SCRATCH/stale.tree.e2fsck" &&
    cmp -s "$SCRATCH/stale.tree.kernel" "$SCRATCH/stale.tree.e2fsck"; then
