@@ -454,11 +454,13 @@ errcode_t recover_replay(recover_t r)
 	 */
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
-	/* Fast commits to replay: refused, before anything is written. */
-	if (r->st.fc_state == RECOVER_FC_LIVE)
-		return RECOVER_ET_FAST_COMMIT;
+	/* A fast-commit area the kernel would refuse, or records the replay
+	 * must not follow: refused before anything is written. */
 	if (r->st.fc_state == RECOVER_FC_CORRUPT)
 		return RECOVER_ET_FC_CORRUPT;
+	err = fc_replay_check(r);
+	if (err)
+		return err;
 	if (!r->st.error && r->sb.pub.start) {
 		err = recovery_replay(r);
 		if (err)
@@ -467,6 +469,12 @@ errcode_t recover_replay(recover_t r)
 	r->replayed = 1;
 	if (r->opts.flags & RECOVER_FL_DRY_RUN)
 		return 0;
+	/* The fast commits work on the filesystem the log's blocks left. */
+	if (!r->st.error && r->st.fc_state == RECOVER_FC_LIVE) {
+		err = fc_replay(r);
+		if (err)
+			return err;
+	}
 	failed = r->st.error || r->st.bad_csum;
 
 	/* The replayed blocks are durable before the journal lets go. */

@@ -207,6 +207,7 @@ struct recover_stats {
 	unsigned long long fc_tags;	/* valid records (HEAD, PAD and TAIL
 					 * included, as the kernel counts) */
 	unsigned long long fc_commits;	/* valid TAILs: fast commits */
+	unsigned long long fc_replayed;	/* records replayed (0 in a dry run) */
 };
 
 /*

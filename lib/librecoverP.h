@@ -218,6 +218,14 @@ errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state)
 /* The area of r's journal after recovery_scan(): fills r->st.fc_*, and
  * hands its records to recover_walk()'s callback. */
 errcode_t fc_scan_area(struct recover_struct *r);
+
+/* ---- fast-commit replay (fc_replay.c) ---------------------------------- */
+
+/* RECOVER_ET_FC_RECORD when a valid record names an inode, block or name
+ * the replay must not touch; nothing is written. */
+errcode_t fc_replay_check(struct recover_struct *r);
+/* The valid records, after the log's blocks were written and flushed. */
+errcode_t fc_replay(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);

@@ -483,10 +483,10 @@ static void json_log(const struct recover_stats *st)
 	if (st->fc_state != RECOVER_FC_NONE)
 		printf(",\"fast_commit\":{\"state\":\"%s\",\"tid\":%u,"
 		       "\"commits\":%llu,\"blocks\":%llu,\"tags\":%llu,"
-		       "\"end\":\"%s\",\"end_block\":%llu}",
+		       "\"end\":\"%s\",\"end_block\":%llu,\"replayed\":%llu}",
 		       fc_state_name(st->fc_state), st->fc_tid, st->fc_commits,
 		       st->fc_blocks, st->fc_tags, fc_end_name(st->fc_end),
-		       st->fc_end_at);
+		       st->fc_end_at, st->fc_replayed);
 	printf("}");
 }
 
@@ -753,11 +753,8 @@ static const char *advice(errcode_t err)
 		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
 		return "name the journal device with -j";
-	if (err == RECOVER_ET_FAST_COMMIT)
-		return "nothing was written; mounting the filesystem lets the "
-		       "kernel replay them";
-	if (err == RECOVER_ET_FC_CORRUPT)
-		return "nothing was written; see jrecover -i";
+	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD)
+		return "nothing was written; see jrecover -i and -l";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
 	if (err == RECOVER_ET_BAD_CSUM_TXN || err == RECOVER_ET_REVOKE_COUNT ||
@@ -831,6 +828,11 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf(" (tid %u-%u)", st->first_tid, st->end_tid - 1);
 	printf("; %llu skipped by revoke records, %llu on bad checksums; %.2f s\n",
 	       st->revoked, st->bad_csum, secs);
+	if (st->fc_state == RECOVER_FC_LIVE)
+		printf("%s: %s: %s %llu fast commit%s (%llu records, tid %u)\n",
+		       prog, c->device, dry ? "would replay" : "replayed",
+		       st->fc_commits, st->fc_commits == 1 ? "" : "s",
+		       st->fc_tags, st->fc_tid);
 	if (st->end_reason == RECOVER_END_TRUNCATED)
 		printf("%s: the dump ends at journal block %llu, inside the log: "
 		       "transaction %u and any later ones are lost\n",

@@ -45,7 +45,7 @@ def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 	"end", "end_at"];
 def log_optional: ["corrupt_commit", "error", "error_at", "fast_commit"];
 def fc_keys: ["state", "tid", "commits", "blocks", "tags", "end",
-	"end_block"];
+	"end_block", "replayed"];
 def fc_end_names: ["no_head", "head_tid", "tail", "bad_tag", "features",
 	"area_end", "read_error"];
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "journal", "log",
@@ -123,7 +123,8 @@ def log:
 			tid: (.tid | u32), commits: (.commits | count),
 			blocks: (.blocks | count), tags: (.tags | count),
 			end: (.end | IN(fc_end_names[])),
-			end_block: (.end_block | count)})
+			end_block: (.end_block | count),
+			replayed: (.replayed | count)})
 	 else [] end);
 def report:
 	if has("type") then

@@ -1,0 +1,815 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fc_replay.c -- replaying the valid records of the fast-commit area, after
+ * the log's blocks were written, with the kernel's semantics
+ * (fs/ext4/fast_commit.c, ext4_fc_replay_*), through libext2fs.
+ *
+ * The full commits are written first; the fast commits then work on the
+ * filesystem they left.  A second ext2_filsys is opened on it, through an
+ * io manager that forwards to the channel librecover writes with (so an
+ * undo file, or a caller's io manager, sees these writes too), and closed
+ * (bitmaps, primary group descriptors and superblock written) before the
+ * journal is reset.
+ *
+ * Per record, as the kernel does it:
+ *   INODE      the raw inode replaces the one on disk, but for i_block: an
+ *              extent inode keeps its tree from disk (a fresh empty root
+ *              when the disk holds none), an inline-data inode takes
+ *              i_block from the record.  The blocks the old inode mapped
+ *              are released first.
+ *   ADD_RANGE  each logical block is mapped to its physical block (written
+ *              or unwritten as the record says); a block the inode mapped
+ *              elsewhere before is released.
+ *   DEL_RANGE  the logical blocks are unmapped and released.
+ *   CREAT      a new directory gets "." and ".."; the name is linked, and
+ *              the link count set to 1 (the INODE record that follows sets
+ *              the real one).
+ *   LINK       the name is linked (a name already there is left alone).
+ *   UNLINK     the name is removed (a name already gone is fine).
+ *   HEAD, PAD, TAIL: nothing.
+ * Records naming an inode that is not in use are skipped, as the kernel's
+ * ext4_iget() failing skips them.  At the end the block bitmap gets every
+ * block the touched inodes map (data and extent tree), i_blocks is counted
+ * again, and the group and superblock counters are recomputed from the
+ * bitmaps.
+ *
+ * Before anything is written, fc_replay_check() refuses records that name
+ * an inode past s_inodes_count, a block outside the filesystem or a name
+ * holding a NUL or '/': the kernel's replay fails or corrupts on those.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "librecoverP.h"
+#include "fc_fs.h"
+
+/* ---- an io manager over an open io channel ------------------------------ */
+
+/*
+ * The channel is named by its address ("fcio:%p"): the io manager keeps no
+ * state of its own.  Block sizes may differ from the underlying channel's
+ * (libext2fs reads the superblock with 1024-byte blocks): reads and writes
+ * are turned into byte ranges, partial blocks read, changed and written.
+ */
+struct fwd {
+	io_channel	under;
+};
+
+static errcode_t fwd_range(io_channel ch, unsigned long long block, int count,
+			   unsigned long long *off, size_t *len)
+{
+	*off = block * (unsigned long long)ch->block_size;
+	*len = count < 0 ? (size_t)-count : (size_t)count * ch->block_size;
+	return 0;
+}
+
+static errcode_t fwd_rw(io_channel ch, unsigned long long block, int count,
+			void *rbuf, const void *wbuf)
+{
+	struct fwd *f = ch->private_data;
+	unsigned int ubs = (unsigned int)f->under->block_size;
+	unsigned long long off, first, last;
+	unsigned char *tmp;
+	size_t len, n;
+	errcode_t err;
+
+	fwd_range(ch, block, count, &off, &len);
+	if (!len)
+		return 0;
+	if (!(off % ubs) && !(len % ubs)) {
+		if (rbuf)
+			return io_channel_read_blk64(f->under, off / ubs,
+						     (int)(len / ubs), rbuf);
+		return io_channel_write_blk64(f->under, off / ubs,
+					      (int)(len / ubs), wbuf);
+	}
+	first = off / ubs;
+	last = (off + len - 1) / ubs;
+	n = (size_t)(last - first + 1);
+	tmp = malloc(n * ubs);
+	if (!tmp)
+		return ENOMEM;
+	err = io_channel_read_blk64(f->under, first, (int)n, tmp);
+	if (!err && rbuf)
+		memcpy(rbuf, tmp + (off - first * ubs), len);
+	if (!err && wbuf) {
+		memcpy(tmp + (off - first * ubs), wbuf, len);
+		err = io_channel_write_blk64(f->under, first, (int)n, tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+static errcode_t fwd_read64(io_channel ch, unsigned long long block, int count,
+			    void *data)
+{
+	return fwd_rw(ch, block, count, data, NULL);
+}
+
+static errcode_t fwd_write64(io_channel ch, unsigned long long block,
+			     int count, const void *data)
+{
+	return fwd_rw(ch, block, count, NULL, data);
+}
+
+static errcode_t fwd_read(io_channel ch, unsigned long block, int count,
+			  void *data)
+{
+	return fwd_rw(ch, block, count, data, NULL);
+}
+
+static errcode_t fwd_write(io_channel ch, unsigned long block, int count,
+			   const void *data)
+{
+	return fwd_rw(ch, block, count, NULL, data);
+}
+
+static errcode_t fwd_set_blksize(io_channel ch, int blksize)
+{
+	ch->block_size = blksize;
+	return 0;
+}
+
+static errcode_t fwd_flush(io_channel ch)
+{
+	struct fwd *f = ch->private_data;
+
+	return io_channel_flush(f->under);
+}
+
+static errcode_t fwd_close(io_channel ch)
+{
+	if (--ch->refcount > 0)
+		return 0;
+	free(ch->private_data);
+	free(ch->name);
+	free(ch);
+	return 0;
+}
+
+static errcode_t fwd_open(const char *name, int flags, io_channel *ret);
+
+static struct struct_io_manager fwd_manager = {
+	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
+	.name		= "librecover forwarding I/O manager",
+	.open		= fwd_open,
+	.close		= fwd_close,
+	.set_blksize	= fwd_set_blksize,
+	.read_blk	= fwd_read,
+	.write_blk	= fwd_write,
+	.flush		= fwd_flush,
+	.read_blk64	= fwd_read64,
+	.write_blk64	= fwd_write64,
+};
+
+static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
+{
+	io_channel ch;
+	struct fwd *f;
+	void *p = NULL;
+
+	(void)flags;
+	if (sscanf(name, "fcio:%p", &p) != 1 || !p)
+		return EXT2_ET_BAD_DEVICE_NAME;
+	ch = calloc(1, sizeof(*ch));
+	f = calloc(1, sizeof(*f));
+	if (!ch || !f || !(ch->name = strdup(name))) {
+		free(ch);
+		free(f);
+		return ENOMEM;
+	}
+	f->under = p;
+	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	ch->manager = &fwd_manager;
+	ch->block_size = 1024;
+	ch->refcount = 1;
+	ch->private_data = f;
+	*ret = ch;
+	return 0;
+}
+
+/* ---- the replay ----------------------------------------------------------- */
+
+struct touched {
+	ext2_ino_t	ino;
+	int		was_dir;	/* an in-use directory before */
+};
+
+struct fcr {
+	struct recover_struct *r;
+	ext2_filsys	fs;
+	unsigned char	*ibuf, *ibuf2;	/* full on-disk inodes */
+	unsigned int	isize;
+	struct touched	*t;
+	size_t		nt, capt;
+	/* ADD_RANGE regions, kept out of the allocator's way until the end */
+	struct { uint64_t pblk; uint32_t count; } *reg;
+	size_t		nreg, capreg;
+	unsigned long long applied;
+	errcode_t	err;
+};
+
+static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static struct ext2_inode *small(unsigned char *buf)
+{
+	return (struct ext2_inode *)buf;
+}
+
+static errcode_t read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	return ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)buf,
+				      c->isize);
+}
+
+static errcode_t write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	return ext2fs_write_inode_full(c->fs, ino, (struct ext2_inode *)buf,
+				       c->isize);
+}
+
+/* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
+static int in_use(const unsigned char *buf)
+{
+	const struct ext2_inode *i = (const struct ext2_inode *)buf;
+
+	return i->i_links_count && i->i_mode;
+}
+
+static errcode_t touch(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i;
+	errcode_t err;
+
+	for (i = 0; i < c->nt; i++)
+		if (c->t[i].ino == ino)
+			return 0;
+	err = grow((void **)&c->t, &c->capt, c->nt + 1, sizeof(*c->t));
+	if (err)
+		return err;
+	err = read_inode(c, ino, c->ibuf2);
+	if (err)
+		return err;
+	c->t[c->nt].ino = ino;
+	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
+			      in_use(c->ibuf2) &&
+			      LINUX_S_ISDIR(small(c->ibuf2)->i_mode);
+	c->nt++;
+	return 0;
+}
+
+static int has_extent_root(const unsigned char *buf)
+{
+	const struct ext2_inode *i = (const struct ext2_inode *)buf;
+
+	return (i->i_flags & EXT4_EXTENTS_FL) &&
+	       get_le16(buf + 40) == 0xF30A;
+}
+
+struct walk_fn_ctx {
+	struct fcr	*c;
+	int		mark;		/* 1 mark, 0 unmark */
+	blk64_t		blocks;		/* counted */
+};
+
+/* Every block an extent inode maps, and its tree blocks: marked or
+ * released in the block bitmap, and counted. */
+static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
+			     int mark, blk64_t *count)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ex;
+	blk64_t n = 0;
+	errcode_t err;
+	int op = EXT2_EXTENT_ROOT;
+
+	if (!has_extent_root(buf)) {
+		*count = 0;
+		return 0;
+	}
+	err = ext2fs_extent_open2(c->fs, ino, (struct ext2_inode *)buf, &h);
+	if (err)
+		return err;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			/* An index entry: one tree block. */
+			if (ex.e_pblk >= ext2fs_blocks_count(c->fs->super))
+				continue;
+			if (mark)
+				ext2fs_mark_block_bitmap2(c->fs->block_map, ex.e_pblk);
+			else
+				ext2fs_unmark_block_bitmap2(c->fs->block_map, ex.e_pblk);
+			n++;
+			continue;
+		}
+		if (!ex.e_len || ex.e_pblk + ex.e_len > ext2fs_blocks_count(c->fs->super))
+			continue;
+		if (mark)
+			ext2fs_mark_block_bitmap_range2(c->fs->block_map,
+							ex.e_pblk, ex.e_len);
+		else
+			ext2fs_unmark_block_bitmap_range2(c->fs->block_map,
+							  ex.e_pblk, ex.e_len);
+		n += ex.e_len;
+	}
+	ext2fs_extent_free(h);
+	*count = n;
+	return err;
+}
+
+static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
+{
+	unsigned char *old = c->ibuf, *raw = (unsigned char *)t->raw_inode;
+	unsigned int len = t->raw_len;
+	blk64_t n;
+	uint32_t flags;
+	errcode_t err;
+
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, old);
+	if (err)
+		return err;
+	if (in_use(old)) {
+		err = walk_blocks(c, t->ino, old, 0, &n);
+		if (err)
+			return err;
+	}
+	if (len > c->isize)
+		len = c->isize;
+	/* Everything but i_block (bytes 40-99) from the record. */
+	memcpy(old, raw, 40);
+	memcpy(old + 100, raw + 100, len - 100);
+	flags = get_le32(old + 32);
+	if (flags & EXT4_EXTENTS_FL) {
+		if (get_le16(old + 40) != 0xF30A) {
+			memset(old + 40, 0, 60);
+			put_le16(old + 40, 0xF30A);
+			put_le16(old + 44, 4);	/* (60 - 12) / 12 entries */
+		}
+	} else if (flags & EXT4_INLINE_DATA_FL) {
+		memcpy(old + 40, raw + 40, 60);
+	}
+	err = write_inode(c, t->ino, old);
+	if (!err)
+		ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+	return err;
+}
+
+static errcode_t replay_add_range(struct fcr *c, const struct fc_tag *t)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	uint32_t i;
+	errcode_t err;
+
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf))
+		return err;
+	err = touch(c, t->ino);
+	for (i = 0; !err && i < t->count; i++) {
+		blk64_t want = t->pblk + i, old = 0;
+		int ret_flags = 0;
+
+		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL, 0, t->lblk + i,
+				   &ret_flags, &old);
+		if (err)
+			break;
+		if (old == want &&
+		    !!(ret_flags & BMAP_RET_UNINIT) == !!t->unwritten)
+			continue;
+		if (old && old != want)
+			ext2fs_unmark_block_bitmap2(c->fs->block_map, old);
+		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL,
+				   BMAP_SET | (t->unwritten ? BMAP_UNINIT : 0),
+				   t->lblk + i, NULL, &want);
+	}
+	if (!err)
+		err = ext2fs_write_inode(c->fs, t->ino, inode);
+	return err;
+}
+
+static errcode_t replay_del_range(struct fcr *c, const struct fc_tag *t)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	blk64_t end;
+	errcode_t err;
+
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf) || !t->count)
+		return err;
+	err = touch(c, t->ino);
+	if (err)
+		return err;
+	end = (blk64_t)t->lblk + t->count - 1;
+	if (end > 0xFFFFFFFFULL)
+		end = 0xFFFFFFFFULL;
+	return ext2fs_punch(c->fs, t->ino, inode, NULL, t->lblk, end);
+}
+
+static int file_type(uint16_t mode)
+{
+	if (LINUX_S_ISREG(mode)) return EXT2_FT_REG_FILE;
+	if (LINUX_S_ISDIR(mode)) return EXT2_FT_DIR;
+	if (LINUX_S_ISCHR(mode)) return EXT2_FT_CHRDEV;
+	if (LINUX_S_ISBLK(mode)) return EXT2_FT_BLKDEV;
+	if (LINUX_S_ISFIFO(mode)) return EXT2_FT_FIFO;
+	if (LINUX_S_ISSOCK(mode)) return EXT2_FT_SOCK;
+	if (LINUX_S_ISLNK(mode)) return EXT2_FT_SYMLINK;
+	return EXT2_FT_UNKNOWN;
+}
+
+/* Link name in parent to ino unless the name is there already. */
+static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode)
+{
+	char name[FC_NAME_MAX + 1];
+	ext2_ino_t found;
+	errcode_t err;
+	int tries;
+
+	err = read_inode(c, t->parent, c->ibuf2);
+	if (err || !in_use(c->ibuf2) || !LINUX_S_ISDIR(small(c->ibuf2)->i_mode))
+		return err;
+	memcpy(name, t->name, t->name_len);
+	name[t->name_len] = 0;
+	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
+			   &found))
+		return 0;
+	for (tries = 0; tries < 2; tries++) {
+		err = ext2fs_link(c->fs, t->parent, name, t->ino,
+				  file_type(mode));
+		if (err != EXT2_ET_DIR_NO_SPACE)
+			break;
+		err = ext2fs_expand_dir(c->fs, t->parent);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* "." and ".." in a new directory's first block, as ext4_init_new_dir. */
+static errcode_t init_dir(struct fcr *c, ext2_ino_t ino, ext2_ino_t parent)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	blk64_t pblk = 0;
+	char *block = NULL;
+	errcode_t err;
+
+	err = ext2fs_bmap2(c->fs, ino, inode, NULL, 0, 0, NULL, &pblk);
+	if (!err && !pblk) {
+		err = ext2fs_new_block2(c->fs, 0, NULL, &pblk);
+		if (!err)
+			err = ext2fs_bmap2(c->fs, ino, inode, NULL, BMAP_SET, 0,
+					   NULL, &pblk);
+		if (!err)
+			ext2fs_mark_block_bitmap2(c->fs->block_map, pblk);
+	}
+	if (!err)
+		err = ext2fs_new_dir_block(c->fs, ino, parent, &block);
+	if (!err)
+		err = ext2fs_write_dir_block4(c->fs, pblk, block, 0, ino);
+	ext2fs_free_mem(&block);
+	if (err)
+		return err;
+	inode->i_size = c->fs->blocksize;
+	inode->i_size_high = 0;
+	inode->i_links_count = 2;
+	return ext2fs_write_inode(c->fs, ino, inode);
+}
+
+static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	errcode_t err;
+
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf))
+		return err;
+	if (LINUX_S_ISDIR(inode->i_mode)) {
+		err = read_inode(c, t->parent, c->ibuf2);
+		if (err || !in_use(c->ibuf2))
+			return err;
+		err = init_dir(c, t->ino, t->parent);
+		if (err)
+			return err;
+	}
+	err = link_name(c, t, inode->i_mode);
+	if (err)
+		return err;
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	inode->i_links_count = 1;
+	return ext2fs_write_inode(c->fs, t->ino, inode);
+}
+
+static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
+{
+	errcode_t err;
+
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf))
+		return err;
+	return link_name(c, t, small(c->ibuf)->i_mode);
+}
+
+static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
+{
+	char name[FC_NAME_MAX + 1];
+	errcode_t err;
+
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf))
+		return err;
+	err = read_inode(c, t->parent, c->ibuf2);
+	if (err || !in_use(c->ibuf2))
+		return err;
+	memcpy(name, t->name, t->name_len);
+	name[t->name_len] = 0;
+	err = ext2fs_unlink(c->fs, t->parent, name, t->ino, 0);
+	/* A name already gone is what the record asks for. */
+	if (err == EXT2_ET_DIR_NO_SPACE)
+		err = 0;
+	return err;
+}
+
+static int apply(void *data, const struct fc_tag *t, int valid)
+{
+	struct fcr *c = data;
+
+	if (!valid)
+		return 1;
+	switch (t->tag) {
+	case FC_TAG_INODE:
+		c->err = replay_inode(c, t);
+		break;
+	case FC_TAG_ADD_RANGE:
+		c->err = replay_add_range(c, t);
+		break;
+	case FC_TAG_DEL_RANGE:
+		c->err = replay_del_range(c, t);
+		break;
+	case FC_TAG_CREAT:
+		c->err = replay_create(c, t);
+		break;
+	case FC_TAG_LINK:
+		c->err = replay_link(c, t);
+		break;
+	case FC_TAG_UNLINK:
+		c->err = replay_unlink(c, t);
+		break;
+	}
+	c->applied++;
+	return c->err != 0;
+}
+
+/* Walk the area again, handing the valid records to fn. */
+static errcode_t for_each_valid(struct recover_struct *r, fc_tag_fn fn,
+				void *data, int *stopped)
+{
+	const struct jsuper *sb = &r->sb;
+	struct fc_scan s;
+	unsigned char *buf;
+	uint32_t blk;
+	errcode_t err = 0;
+
+	buf = malloc(sb->pub.blocksize);
+	if (!buf)
+		return ENOMEM;
+	fc_scan_init(&s, r->st.fc_tid, sb->pub.blocksize,
+		     EXT2_INODE_SIZE(r->fs->super));
+	s.limit = r->st.fc_tags;
+	for (blk = sb->last + 1; blk < sb->pub.maxlen; blk++) {
+		err = jsource_read(&r->src, blk, 1, buf);
+		if (err || !fc_scan_block(&s, buf, fn, data) ||
+		    s.tags >= r->st.fc_tags)
+			break;
+	}
+	*stopped = s.interrupted;
+	free(buf);
+	return err;
+}
+
+/* ---- checks before anything is written ---------------------------------- */
+
+struct fcheck {
+	struct recover_struct *r;
+	errcode_t	err;
+};
+
+static int check_one(void *data, const struct fc_tag *t, int valid)
+{
+	struct fcheck *k = data;
+	struct ext2_super_block *es = k->r->fs->super;
+	uint64_t blocks = ext2fs_blocks_count(es);
+	int bad = 0;
+
+	if (!valid)
+		return 1;
+	switch (t->tag) {
+	case FC_TAG_ADD_RANGE:
+		bad = t->pblk < es->s_first_data_block ||
+		      t->pblk + t->count > blocks ||
+		      (uint64_t)t->lblk + t->count > 0x100000000ULL;
+		/* fall through */
+	case FC_TAG_DEL_RANGE:
+	case FC_TAG_INODE:
+		bad = bad || !t->ino || t->ino > es->s_inodes_count;
+		break;
+	case FC_TAG_CREAT:
+	case FC_TAG_LINK:
+	case FC_TAG_UNLINK:
+		bad = !t->ino || t->ino > es->s_inodes_count ||
+		      !t->parent || t->parent > es->s_inodes_count ||
+		      memchr(t->name, 0, t->name_len) ||
+		      memchr(t->name, '/', t->name_len);
+		break;
+	}
+	if (t->tag == FC_TAG_INODE && t->raw_len < 128)
+		bad = 1;
+	if (bad)
+		k->err = RECOVER_ET_FC_RECORD;
+	return bad;
+}
+
+errcode_t fc_replay_check(struct recover_struct *r)
+{
+	struct fcheck k = { .r = r };
+	int stopped;
+	errcode_t err;
+
+	if (r->st.fc_state != RECOVER_FC_LIVE)
+		return 0;
+	err = for_each_valid(r, check_one, &k, &stopped);
+	return err ? err : k.err;
+}
+
+static int note_region(void *data, const struct fc_tag *t, int valid)
+{
+	struct fcr *c = data;
+
+	if (!valid)
+		return 1;
+	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
+		return 0;
+	c->err = grow((void **)&c->reg, &c->capreg, c->nreg + 1,
+		      sizeof(*c->reg));
+	if (c->err)
+		return 1;
+	c->reg[c->nreg].pblk = t->pblk;
+	c->reg[c->nreg].count = t->count;
+	c->nreg++;
+	return 0;
+}
+
+/* The bitmaps and counters after the records, as the kernel's
+ * ext4_fc_set_bitmaps_and_counters() and then some: i_blocks counted
+ * again, directory counts, all group counters from the bitmaps. */
+static errcode_t finish(struct fcr *c)
+{
+	ext2_filsys fs = c->fs;
+	size_t i;
+	dgrp_t g;
+	errcode_t err;
+
+	for (i = 0; i < c->nreg; i++)
+		ext2fs_unmark_block_bitmap_range2(fs->block_map, c->reg[i].pblk,
+						  c->reg[i].count);
+	for (i = 0; i < c->nt; i++) {
+		ext2_ino_t ino = c->t[i].ino;
+		struct ext2_inode *inode = small(c->ibuf);
+		blk64_t n = 0;
+		int is_dir;
+
+		err = read_inode(c, ino, c->ibuf);
+		if (err)
+			return err;
+		is_dir = 0;
+		if (in_use(c->ibuf)) {
+			ext2fs_mark_inode_bitmap2(fs->inode_map, ino);
+			err = walk_blocks(c, ino, c->ibuf, 1, &n);
+			if (err)
+				return err;
+			if (ext2fs_file_acl_block(fs, inode) &&
+			    ext2fs_file_acl_block(fs, inode) <
+			    ext2fs_blocks_count(fs->super)) {
+				ext2fs_mark_block_bitmap2(fs->block_map,
+					ext2fs_file_acl_block(fs, inode));
+				n++;
+			}
+			if (has_extent_root(c->ibuf)) {
+				err = ext2fs_iblk_set(fs, inode, n);
+				if (!err)
+					err = write_inode(c, ino, c->ibuf);
+				if (err)
+					return err;
+			}
+			is_dir = LINUX_S_ISDIR(inode->i_mode);
+		} else {
+			ext2fs_unmark_inode_bitmap2(fs->inode_map, ino);
+		}
+		if (is_dir != c->t[i].was_dir) {
+			g = ext2fs_group_of_ino(fs, ino);
+			ext2fs_bg_used_dirs_count_set(fs, g,
+				ext2fs_bg_used_dirs_count(fs, g) + (is_dir ? 1 : -1));
+		}
+	}
+	err = ext2fs_calculate_summary_stats(fs, 0);
+	if (err)
+		return err;
+	for (g = 0; g < fs->group_desc_count; g++)
+		ext2fs_group_desc_csum_set(fs, g);
+	ext2fs_mark_bb_dirty(fs);
+	ext2fs_mark_ib_dirty(fs);
+	ext2fs_mark_super_dirty(fs);
+	return 0;
+}
+
+errcode_t fc_replay(struct recover_struct *r)
+{
+	struct fcr c;
+	char name[64];
+	int stopped;
+	size_t i;
+	errcode_t err, err2;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	err = io_channel_flush(r->fs->io);
+	if (err)
+		return err;
+	snprintf(name, sizeof(name), "fcio:%p", (void *)r->fs->io);
+	err = ext2fs_open2(name, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
+			   EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			   EXT2_FLAG_MASTER_SB_ONLY, 0, 0, &fwd_manager, &c.fs);
+	if (err)
+		return err;
+	c.isize = EXT2_INODE_SIZE(c.fs->super);
+	c.ibuf = calloc(1, c.isize);
+	c.ibuf2 = calloc(1, c.isize);
+	err = c.ibuf && c.ibuf2 ? 0 : ENOMEM;
+	if (!err)
+		err = ext2fs_read_bitmaps(c.fs);
+	if (!err)
+		err = for_each_valid(r, note_region, &c, &stopped);
+	if (!err)
+		err = c.err;
+	/* Allocations on the way (directory blocks, extent tree blocks)
+	 * must not land on blocks a later record maps. */
+	for (i = 0; !err && i < c.nreg; i++)
+		ext2fs_mark_block_bitmap_range2(c.fs->block_map, c.reg[i].pblk,
+						c.reg[i].count);
+	if (!err)
+		err = for_each_valid(r, apply, &c, &stopped);
+	if (!err)
+		err = c.err;
+	if (!err)
+		err = finish(&c);
+	r->st.fc_replayed = c.applied;
+	if (err) {
+		/* Nothing more goes out through this handle. */
+		c.fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
+		ext2fs_close_free(&c.fs);
+	} else {
+		err2 = ext2fs_close_free(&c.fs);
+		err = err2;
+	}
+	if (!err)
+		err = io_channel_flush(r->fs->io);
+	free(c.ibuf);
+	free(c.ibuf2);
+	free(c.t);
+	free(c.reg);
+	return err;
+}
