@@ -208,7 +208,7 @@ struct fcr {
 	struct touched	*t;
 	size_t		nt, capt;
 	/* ADD_RANGE regions, kept out of the allocator's way until the end */
-	struct { uint64_t pblk; uint32_t count; } *reg;
+	struct { uint64_t pblk; uint64_t count; } *reg;
 	size_t		nreg, capreg;
 	unsigned long long applied;
 	errcode_t	err;
@@ -229,6 +229,75 @@ static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
 	*p = q;
 	*cap = n;
 	return 0;
+}
+
+/* Is blk inside one of the ADD_RANGE regions (sorted, merged)? */
+static int in_region(const struct fcr *c, blk64_t blk)
+{
+	size_t lo = 0, hi = c->nreg;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (blk < c->reg[mid].pblk)
+			hi = mid;
+		else if (blk >= c->reg[mid].pblk + c->reg[mid].count)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Blocks a record releases go back to the bitmap, but for those a record
+ * maps: the kernel's allocator skips those regions until the end of the
+ * replay (ext4_fc_replay_check_excluded), so must libext2fs's.
+ */
+static void release(struct fcr *c, blk64_t blk, blk64_t n)
+{
+	for (; n; blk++, n--)
+		if (!in_region(c, blk))
+			ext2fs_unmark_block_bitmap2(c->fs->block_map, blk);
+}
+
+/* libext2fs freeing a block (ext2fs_punch): a region's block stays taken. */
+static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
+{
+	struct fcr *c = fs->priv_data;
+
+	if (inuse < 0 && c && in_region(c, blk))
+		ext2fs_mark_block_bitmap2(fs->block_map, blk);
+}
+
+static int reg_cmp(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the regions and merge those that touch or overlap. */
+static void merge_regions(struct fcr *c)
+{
+	size_t i, n = 0;
+
+	if (!c->nreg)
+		return;
+	qsort(c->reg, c->nreg, sizeof(*c->reg), reg_cmp);
+	for (i = 1; i < c->nreg; i++) {
+		uint64_t end = c->reg[n].pblk + c->reg[n].count;
+
+		if (c->reg[i].pblk <= end) {
+			uint64_t e2 = c->reg[i].pblk + c->reg[i].count;
+
+			if (e2 > end)
+				c->reg[n].count = e2 - c->reg[n].pblk;
+		} else {
+			c->reg[++n] = c->reg[i];
+		}
+	}
+	c->nreg = n + 1;
 }
 
 static struct ext2_inode *small(unsigned char *buf)
@@ -328,7 +397,7 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 			if (mark)
 				ext2fs_mark_block_bitmap2(c->fs->block_map, ex.e_pblk);
 			else
-				ext2fs_unmark_block_bitmap2(c->fs->block_map, ex.e_pblk);
+				release(c, ex.e_pblk, 1);
 			n++;
 			continue;
 		}
@@ -338,8 +407,7 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 			ext2fs_mark_block_bitmap_range2(c->fs->block_map,
 							ex.e_pblk, ex.e_len);
 		else
-			ext2fs_unmark_block_bitmap_range2(c->fs->block_map,
-							  ex.e_pblk, ex.e_len);
+			release(c, ex.e_pblk, ex.e_len);
 		n += ex.e_len;
 	}
 	ext2fs_extent_free(h);
@@ -408,7 +476,7 @@ static errcode_t replay_add_range(struct fcr *c, const struct fc_tag *t)
 		    !!(ret_flags & BMAP_RET_UNINIT) == !!t->unwritten)
 			continue;
 		if (old && old != want)
-			ext2fs_unmark_block_bitmap2(c->fs->block_map, old);
+			release(c, old, 1);
 		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL,
 				   BMAP_SET | (t->unwritten ? BMAP_UNINIT : 0),
 				   t->lblk + i, NULL, &want);
@@ -448,8 +516,10 @@ static int file_type(uint16_t mode)
 	return EXT2_FT_UNKNOWN;
 }
 
-/* Link name in parent to ino unless the name is there already. */
-static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode)
+/* Link name in parent to ino unless the name is there already; *added
+ * says whether it was linked. */
+static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
+			   int *added)
 {
 	char name[FC_NAME_MAX + 1];
 	ext2_ino_t found;
@@ -461,6 +531,7 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode)
 		return err;
 	memcpy(name, t->name, t->name_len);
 	name[t->name_len] = 0;
+	*added = 0;
 	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
 			   &found))
 		return 0;
@@ -473,6 +544,7 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode)
 		if (err)
 			break;
 	}
+	*added = !err;
 	return err;
 }
 
@@ -509,6 +581,7 @@ static errcode_t init_dir(struct fcr *c, ext2_ino_t ino, ext2_ino_t parent)
 static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
 {
 	struct ext2_inode *inode = small(c->ibuf);
+	int added = 0;
 	errcode_t err;
 
 	err = touch(c, t->ino);
@@ -524,14 +597,35 @@ static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
 		if (err)
 			return err;
 	}
-	err = link_name(c, t, inode->i_mode);
+	err = link_name(c, t, inode->i_mode, &added);
 	if (err)
 		return err;
 	err = read_inode(c, t->ino, c->ibuf);
 	if (err)
 		return err;
-	inode->i_links_count = 1;
-	return ext2fs_write_inode(c->fs, t->ino, inode);
+	/*
+	 * The kernel sets the link count to 1 and counts on an INODE record
+	 * after this one for the real count.  For a new directory none
+	 * comes (its INODE record precedes the name), and the kernel leaves
+	 * it and its parent with link counts one short, which e2fsck then
+	 * repairs: jrecover gives them the counts they had before the
+	 * crash, 2 for the empty directory and one more for the parent.
+	 */
+	if (!LINUX_S_ISDIR(inode->i_mode)) {
+		inode->i_links_count = 1;
+		return ext2fs_write_inode(c->fs, t->ino, inode);
+	}
+	inode->i_links_count = 2;
+	err = ext2fs_write_inode(c->fs, t->ino, inode);
+	if (err || !added)
+		return err;
+	err = touch(c, t->parent);
+	if (!err)
+		err = read_inode(c, t->parent, c->ibuf2);
+	if (err)
+		return err;
+	small(c->ibuf2)->i_links_count++;
+	return write_inode(c, t->parent, c->ibuf2);
 }
 
 static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
@@ -541,7 +635,9 @@ static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
 	err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	return link_name(c, t, small(c->ibuf)->i_mode);
+	int added;
+
+	return link_name(c, t, small(c->ibuf)->i_mode, &added);
 }
 
 static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
@@ -703,6 +799,7 @@ static errcode_t finish(struct fcr *c)
 	dgrp_t g;
 	errcode_t err;
 
+	fs->priv_data = NULL;
 	for (i = 0; i < c->nreg; i++)
 		ext2fs_unmark_block_bitmap_range2(fs->block_map, c->reg[i].pblk,
 						  c->reg[i].count);
@@ -787,6 +884,9 @@ errcode_t fc_replay(struct recover_struct *r)
 		err = c.err;
 	/* Allocations on the way (directory blocks, extent tree blocks)
 	 * must not land on blocks a later record maps. */
+	merge_regions(&c);
+	c.fs->priv_data = &c;
+	ext2fs_set_block_alloc_stats_callback(c.fs, alloc_stats, NULL);
 	for (i = 0; !err && i < c.nreg; i++)
 		ext2fs_mark_block_bitmap_range2(c.fs->block_map, c.reg[i].pblk,
 						c.reg[i].count);
