@@ -254,11 +254,12 @@ errcode_t recover_scan(recover_t r);
  * Calls recover_scan() first when it has not run.
  * Returns: 0, or an error code; RECOVER_ET_TAG_PAST_END when a tag to be
  * replayed names a block past the end of the filesystem (nothing written);
- * RECOVER_ET_FAST_COMMIT when the fast-commit area holds valid records for
- * this log (librecover does not replay them: nothing written) and
- * RECOVER_ET_FC_CORRUPT when the area is one the kernel's recovery fails on
- * (nothing written).  A stale area (a HEAD of another tid) is ignored, as
- * the kernel ignores it.
+ * RECOVER_ET_FC_CORRUPT when the fast-commit area is one the kernel's
+ * recovery fails on, RECOVER_ET_FC_RECORD when a valid fast-commit record
+ * names an inode, block or name outside the filesystem (nothing written).
+ * Valid fast commits are replayed after the log's blocks, before the
+ * journal is reset; a stale area (a HEAD of another tid) is ignored, as the
+ * kernel ignores it.
  */
 errcode_t recover_replay(recover_t r);
 

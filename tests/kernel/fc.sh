@@ -155,9 +155,7 @@ fc_block() {
 jpoke() {
 	_fsb=$(fc_block "$1" "$2")
 	[ -n "$_fsb" ] || die "no block for journal block $2"
-	printf "$(printf '%s' "$4" | sed 's/../\\x&/g')" |
-		dd of="$1" bs=1 seek=$((_fsb * 4096 + $3)) conv=notrunc \
-		   status=none || die "dd failed"
+	poke "$1" $((_fsb * 4096 + $3)) "$4"
 }
 
 # jpeek IMG JBLOCK OFFSET LEN: bytes of a journal block, as hex.
@@ -363,6 +361,39 @@ jrecover -i "$SCRATCH/full.img"
 grep -q "the end of the area" "$SCRATCH/.run.out" ||
 	fail "full: the fast commits do not reach the area's end"
 corrupt full
+
+# retail IMG: the TAIL checksums of IMG's fast-commit area made right again
+# after a byte edit (the area is one run of blocks on disk here).
+retail() {
+	_b0=$(fc_block "$1" "$fc0")
+	_n=$((maxlen - fc0))
+	[ "$(fc_block "$1" $((fc0 + _n - 1)))" = $((_b0 + _n - 1)) ] ||
+		die "the fast-commit area is not contiguous on disk"
+	"$FCWORK" retail "$1" $((_b0 * 4096)) 4096 "$_n" || die "fcwork retail failed"
+}
+
+# Valid records naming what is not there: refused, nothing written.  A name
+# under a parent past s_inodes_count (the kernel skips that record).
+copy_img "$SCRATCH/live.img" "$SCRATCH/badparent.img"
+[ "$(jpeek "$SCRATCH/badparent.img" "$fc0" 12 2)" = 0400 ] ||
+	die "live: the second record is not an ADD_ENTRY"
+jpoke "$SCRATCH/badparent.img" "$fc0" 16 ffffff00
+retail "$SCRATCH/badparent.img"
+NCASES=$((NCASES + 1))
+jrecover -i "$SCRATCH/badparent.img"
+grep -q "^Fast-commit area: *fast commits to replay" "$SCRATCH/.run.out" ||
+	fail "badparent: the edited record is not valid (retail did not work)"
+refused "$SCRATCH/badparent.img" "Fast-commit record names"
+
+# An ADD_RANGE past the filesystem's end (2^40 blocks further).
+copy_img "$SCRATCH/live.img" "$SCRATCH/badrange.img"
+l=$(jpeek "$SCRATCH/badrange.img" $((fc0 + 1)) 2 2)
+l=$((0x${l#??} * 256 + 0x${l%??}))
+[ "$(jpeek "$SCRATCH/badrange.img" $((fc0 + 1)) $((4 + l)) 2)" = 0100 ] ||
+	die "live: no ADD_RANGE after the first INODE of the second block"
+jpoke "$SCRATCH/badrange.img" $((fc0 + 1)) $((4 + l + 4 + 10)) 0001
+retail "$SCRATCH/badrange.img"
+refused "$SCRATCH/badrange.img" "Fast-commit record names"
 
 # HEAD features the kernel does not know.
 copy_img "$SCRATCH/live.img" "$SCRATCH/features.img"
