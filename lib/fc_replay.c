@@ -210,6 +210,9 @@ struct fcr {
 	/* ADD_RANGE regions, kept out of the allocator's way until the end */
 	struct { uint64_t pblk; uint64_t count; } *reg;
 	size_t		nreg, capreg;
+	/* blocks INODE records released, let go at the end */
+	struct { uint64_t pblk; uint64_t count; } *freed;
+	size_t		nfreed, capfreed;
 	unsigned long long applied;
 	errcode_t	err;
 };
@@ -355,14 +358,29 @@ static int has_extent_root(const unsigned char *buf)
 	       get_le16(buf + 40) == 0xF30A;
 }
 
-struct walk_fn_ctx {
-	struct fcr	*c;
-	int		mark;		/* 1 mark, 0 unmark */
-	blk64_t		blocks;		/* counted */
-};
+/*
+ * The kernel releases an inode's blocks when its INODE record is replayed
+ * and marks again at the end whatever the touched inodes still map.  In
+ * between its allocator could hand out a block the inode keeps (the extent
+ * tree stays as on disk): here the release waits for the end instead,
+ * where it comes before the marking, which gives the same bitmap.
+ */
+static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
+{
+	errcode_t err;
 
-/* Every block an extent inode maps, and its tree blocks: marked or
- * released in the block bitmap, and counted. */
+	err = grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
+		   sizeof(*c->freed));
+	if (err)
+		return err;
+	c->freed[c->nfreed].pblk = blk;
+	c->freed[c->nfreed].count = n;
+	c->nfreed++;
+	return 0;
+}
+
+/* Every block an extent inode maps, and its tree blocks: marked in the
+ * block bitmap (mark), or noted for release at the end; and counted. */
 static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 			     int mark, blk64_t *count)
 {
@@ -396,8 +414,8 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 				continue;
 			if (mark)
 				ext2fs_mark_block_bitmap2(c->fs->block_map, ex.e_pblk);
-			else
-				release(c, ex.e_pblk, 1);
+			else if ((err = note_freed(c, ex.e_pblk, 1)))
+				break;
 			n++;
 			continue;
 		}
@@ -406,8 +424,8 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 		if (mark)
 			ext2fs_mark_block_bitmap_range2(c->fs->block_map,
 							ex.e_pblk, ex.e_len);
-		else
-			release(c, ex.e_pblk, ex.e_len);
+		else if ((err = note_freed(c, ex.e_pblk, ex.e_len)))
+			break;
 		n += ex.e_len;
 	}
 	ext2fs_extent_free(h);
@@ -803,6 +821,10 @@ static errcode_t finish(struct fcr *c)
 	for (i = 0; i < c->nreg; i++)
 		ext2fs_unmark_block_bitmap_range2(fs->block_map, c->reg[i].pblk,
 						  c->reg[i].count);
+	for (i = 0; i < c->nfreed; i++)
+		ext2fs_unmark_block_bitmap_range2(fs->block_map,
+						  c->freed[i].pblk,
+						  c->freed[i].count);
 	for (i = 0; i < c->nt; i++) {
 		ext2_ino_t ino = c->t[i].ino;
 		struct ext2_inode *inode = small(c->ibuf);
@@ -911,5 +933,6 @@ errcode_t fc_replay(struct recover_struct *r)
 	free(c.ibuf2);
 	free(c.t);
 	free(c.reg);
+	free(c.freed);
 	return err;
 }

@@ -309,6 +309,15 @@ jrecover -n "$SCRATCH/live.img"
 [ "$RUN_RC" -eq 0 ] || fail "live: -n exited $RUN_RC"
 [ "$(sha256_of "$SCRATCH/live.img")" = "$_before" ] || fail "live: -n wrote"
 oracle live "$commits"
+# The fast-commit replay's writes go into an undo file too.
+NCASES=$((NCASES + 1))
+copy_img "$SCRATCH/live.img" "$SCRATCH/live.undone"
+rm -f "$SCRATCH/live.undo"
+jrecover -z "$SCRATCH/live.undo" "$SCRATCH/live.undone"
+[ "$RUN_RC" -eq 1 ] || fail "live: jrecover -z exited $RUN_RC"
+run e2undo "$SCRATCH/live.undo" "$SCRATCH/live.undone"
+cmp -s "$SCRATCH/live.img" "$SCRATCH/live.undone" ||
+	fail "live: e2undo of jrecover -z does not give the image back"
 
 # ---- more kinds of change ---------------------------------------------------
 # Five extents: one more than the inode holds, so a leaf block.
