@@ -60,12 +60,12 @@ struct fwd {
 	io_channel	under;
 };
 
-static errcode_t fwd_range(io_channel ch, unsigned long long block, int count,
-			   unsigned long long *off, size_t *len)
+/* A count below 0 is a byte count, as everywhere in libext2fs's io. */
+static void fwd_range(io_channel ch, unsigned long long block, int count,
+		      unsigned long long *off, size_t *len)
 {
 	*off = block * (unsigned long long)ch->block_size;
 	*len = count < 0 ? (size_t)-count : (size_t)count * ch->block_size;
-	return 0;
 }
 
 static errcode_t fwd_rw(io_channel ch, unsigned long long block, int count,
@@ -193,7 +193,7 @@ static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
 	return 0;
 }
 
-/* ---- the replay ----------------------------------------------------------- */
+/* ---- the replay ---------------------------------------------------------- */
 
 struct touched {
 	ext2_ino_t	ino;
@@ -649,12 +649,11 @@ static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
 static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
 {
 	errcode_t err;
+	int added;
 
 	err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	int added;
-
 	return link_name(c, t, small(c->ibuf)->i_mode, &added);
 }
 
