@@ -239,6 +239,7 @@ void recover_close(recover_t r)
 		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&r->fs);
 	}
+	fc_replay_free(r);
 	rtable_free(&r->rt);
 	free(r->tags);
 	free(r->revoke_at);
@@ -461,6 +462,13 @@ errcode_t recover_replay(recover_t r)
 	err = fc_replay_check(r);
 	if (err)
 		return err;
+	/* The fast commits, in memory on the filesystem the log leaves:
+	 * a record that cannot be replayed stops all before any write. */
+	if (!r->st.error && r->st.fc_state == RECOVER_FC_LIVE) {
+		err = fc_replay(r);
+		if (err)
+			return err;
+	}
 	if (!r->st.error && r->sb.pub.start) {
 		err = recovery_replay(r);
 		if (err)
@@ -469,12 +477,9 @@ errcode_t recover_replay(recover_t r)
 	r->replayed = 1;
 	if (r->opts.flags & RECOVER_FL_DRY_RUN)
 		return 0;
-	/* The fast commits work on the filesystem the log's blocks left. */
-	if (!r->st.error && r->st.fc_state == RECOVER_FC_LIVE) {
-		err = fc_replay(r);
-		if (err)
-			return err;
-	}
+	err = fc_replay_commit(r);
+	if (err)
+		return err;
 	failed = r->st.error || r->st.bad_csum;
 
 	/* The replayed blocks are durable before the journal lets go. */

@@ -207,7 +207,9 @@ struct recover_stats {
 	unsigned long long fc_tags;	/* valid records (HEAD, PAD and TAIL
 					 * included, as the kernel counts) */
 	unsigned long long fc_commits;	/* valid TAILs: fast commits */
-	unsigned long long fc_replayed;	/* records replayed (0 in a dry run) */
+	unsigned long long fc_replayed;	/* records replayed (in a dry run:
+					 * that would be) */
+	errcode_t	fc_error;	/* RECOVER_ET_FC_REPLAY: why */
 };
 
 /*
@@ -256,10 +258,12 @@ errcode_t recover_scan(recover_t r);
  * replayed names a block past the end of the filesystem (nothing written);
  * RECOVER_ET_FC_CORRUPT when the fast-commit area is one the kernel's
  * recovery fails on, RECOVER_ET_FC_RECORD when a valid fast-commit record
- * names an inode, block or name outside the filesystem (nothing written).
- * Valid fast commits are replayed after the log's blocks, before the
- * journal is reset; a stale area (a HEAD of another tid) is ignored, as the
- * kernel ignores it.
+ * names an inode, block or name outside the filesystem, and
+ * RECOVER_ET_FC_REPLAY when one cannot be replayed (stats.fc_error says
+ * why), all with nothing written.  Valid fast commits are replayed in
+ * memory first, written after the log's blocks, before the journal is
+ * reset; a stale area (a HEAD of another tid) is ignored, as the kernel
+ * ignores it.
  */
 errcode_t recover_replay(recover_t r);
 

@@ -175,6 +175,7 @@ struct recover_struct {
 	size_t		nrevoke_at, revoke_at_cap;
 	struct rtable	rt;
 	struct recover_stats st;
+	void		*fc_overlay;	/* fc_replay()'s writes, until written */
 };
 
 errcode_t recovery_scan(struct recover_struct *r);
@@ -224,9 +225,18 @@ errcode_t fc_scan_area(struct recover_struct *r);
 /* RECOVER_ET_FC_RECORD when a valid record names an inode, block or name
  * the replay must not touch; nothing is written. */
 errcode_t fc_replay_check(struct recover_struct *r);
-/* The valid records, after the log's blocks were written and flushed. */
+/*
+ * The valid records, replayed in memory on the filesystem as the log's
+ * blocks will leave it (nothing written; RECOVER_ET_FC_REPLAY, with
+ * r->st.fc_error saying why, when a record cannot be replayed); then
+ * fc_replay_commit(), after the log's blocks, writes what it changed.
+ */
 errcode_t fc_replay(struct recover_struct *r);
+errcode_t fc_replay_commit(struct recover_struct *r);
+void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
+/* Is this logged copy cancelled by a revoke record? */
+int recovery_revoked(const struct recover_struct *r, const struct jtag *t);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
 

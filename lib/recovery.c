@@ -632,6 +632,11 @@ static int revoked(const struct recover_struct *r, const struct jtag *t)
 	return v && tid_geq(*v, t->tid);
 }
 
+int recovery_revoked(const struct recover_struct *r, const struct jtag *t)
+{
+	return revoked(r, t);
+}
+
 /* Tags naming a block past the filesystem's end are refused up front. */
 static errcode_t check_tags(struct recover_struct *r)
 {

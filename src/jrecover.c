@@ -753,7 +753,8 @@ static const char *advice(errcode_t err)
 		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
 		return "name the journal device with -j";
-	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD)
+	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD ||
+	    err == RECOVER_ET_FC_REPLAY)
 		return "nothing was written; see jrecover -i and -l";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
@@ -785,6 +786,9 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 		if (st && st->error == err)
 			fprintf(stderr, "%s: %s: %s at %s\n", prog, c->device,
 				error_message(err), where(&st->error_at));
+		if (st && err == RECOVER_ET_FC_REPLAY && st->fc_error)
+			fprintf(stderr, "%s: %s: replaying the fast commits: %s\n",
+				prog, c->device, error_message(st->fc_error));
 		com_err(prog, err, "while %s %s%s%s", what, c->device,
 			a ? ": " : "", a ? a : "");
 	}
