@@ -307,6 +307,14 @@ static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
 
 /* ---- the replay ---------------------------------------------------------- */
 
+/* Where the on-disk inode keeps what a record changes (little-endian). */
+#define INODE_FLAGS		32
+#define INODE_BLOCK		40	/* i_block[15]: the extent tree's root */
+#define INODE_BLOCK_SIZE	60
+#define INODE_GENERATION	100	/* the first byte after i_block */
+#define EXTENT_MAGIC		0xF30A
+#define EXTENT_EH_MAX		4	/* a root's entries: (60 - 12) / 12 */
+
 struct touched {
 	ext2_ino_t	ino;
 	int		was_dir;	/* an in-use directory before */
@@ -467,7 +475,7 @@ static int has_extent_root(const unsigned char *buf)
 	const struct ext2_inode *i = (const struct ext2_inode *)buf;
 
 	return (i->i_flags & EXT4_EXTENTS_FL) &&
-	       get_le16(buf + 40) == 0xF30A;
+	       get_le16(buf + INODE_BLOCK) == EXTENT_MAGIC;
 }
 
 /*
@@ -547,7 +555,8 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 
 static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 {
-	unsigned char *old = c->ibuf, *raw = (unsigned char *)t->raw_inode;
+	unsigned char *old = c->ibuf;
+	const unsigned char *raw = t->raw_inode;
 	unsigned int len = t->raw_len;
 	blk64_t n;
 	uint32_t flags;
@@ -565,18 +574,19 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 	}
 	if (len > c->isize)
 		len = c->isize;
-	/* Everything but i_block (bytes 40-99) from the record. */
-	memcpy(old, raw, 40);
-	memcpy(old + 100, raw + 100, len - 100);
-	flags = get_le32(old + 32);
+	/* Everything but i_block from the record. */
+	memcpy(old, raw, INODE_BLOCK);
+	memcpy(old + INODE_GENERATION, raw + INODE_GENERATION,
+	       len - INODE_GENERATION);
+	flags = get_le32(old + INODE_FLAGS);
 	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(old + 40) != 0xF30A) {
-			memset(old + 40, 0, 60);
-			put_le16(old + 40, 0xF30A);
-			put_le16(old + 44, 4);	/* (60 - 12) / 12 entries */
+		if (get_le16(old + INODE_BLOCK) != EXTENT_MAGIC) {
+			memset(old + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
+			put_le16(old + INODE_BLOCK, EXTENT_MAGIC);
+			put_le16(old + INODE_BLOCK + 4, EXTENT_EH_MAX);
 		}
 	} else if (flags & EXT4_INLINE_DATA_FL) {
-		memcpy(old + 40, raw + 40, 60);
+		memcpy(old + INODE_BLOCK, raw + INODE_BLOCK, INODE_BLOCK_SIZE);
 	}
 	err = write_inode(c, t->ino, old);
 	if (!err)
