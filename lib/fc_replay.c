@@ -24,7 +24,8 @@
  *   DEL_RANGE  the logical blocks are unmapped and released.
  *   CREAT      a new directory gets "." and ".."; the name is linked, and
  *              the link count set to 1 (the INODE record that follows sets
- *              the real one).
+ *              the real one).  A one-block directory a name does not fit
+ *              in becomes an indexed one, as ext4_add_entry() makes it.
  *   LINK       the name is linked (a name already there is left alone).
  *   UNLINK     the name is removed (a name already gone is fine).
  *   HEAD, PAD, TAIL: nothing.
@@ -656,6 +657,179 @@ static int file_type(uint16_t mode)
 	return EXT2_FT_UNKNOWN;
 }
 
+struct dent {
+	unsigned int	off;		/* in the old block */
+	unsigned int	len;		/* of the name */
+	uint32_t	hash, minor;
+};
+
+static int dent_cmp(const void *a, const void *b)
+{
+	const struct dent *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->minor < y->minor ? -1 : x->minor > y->minor;
+}
+
+/* Entries from->to of the sorted list into one leaf block. */
+static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
+		      const unsigned char *old, const struct dent *d,
+		      size_t from, size_t to, int csum)
+{
+	unsigned int end = fs->blocksize - (csum ? 12 : 0), pos = 0, prev = 0;
+	size_t i;
+
+	memset(leaf, 0, fs->blocksize);
+	for (i = from; i < to; i++) {
+		unsigned int rec = (8 + d[i].len + 3) & ~3U;
+
+		memcpy(leaf + pos, old + d[i].off, 8 + d[i].len);
+		put_le16(leaf + pos + 4, rec);
+		prev = pos;
+		pos += rec;
+	}
+	if (from == to) {
+		put_le16(leaf + 4, end);
+	} else {
+		put_le16(leaf + prev + 4, end - prev);
+	}
+	if (csum)
+		ext2fs_initialize_dirent_tail(fs,
+			EXT2_DIRENT_TAIL(leaf, fs->blocksize));
+}
+
+/*
+ * A one-block directory that a new name does not fit in becomes an
+ * indexed one, as the kernel's ext4_add_entry() makes it
+ * (make_indexed_dir()): block 0 the root, the names split by hash into
+ * two leaves.  libext2fs's ext2fs_link() then adds to the index.
+ */
+static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode inode;
+	unsigned int bs = fs->blocksize, pos, rec, n = 0, cap = 0, limit;
+	unsigned char *b0 = NULL, *nb = NULL;
+	struct dent *d = NULL;
+	blk64_t p0 = 0, p1 = 0, p2 = 0;
+	uint32_t hash2, parent;
+	int csum = ext2fs_has_feature_metadata_csum(fs->super);
+	int alg = fs->super->s_def_hash_version;
+	size_t split;
+	errcode_t err;
+
+	*done = 0;
+	err = ext2fs_read_inode(fs, dir, &inode);
+	if (err || !ext2fs_has_feature_dir_index(fs->super) ||
+	    (inode.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL)) ||
+	    EXT2_I_SIZE(&inode) != bs)
+		return err;
+	if (fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH)
+		alg += 3;
+	b0 = malloc(bs);
+	nb = malloc(bs);
+	err = b0 && nb ? 0 : ENOMEM;
+	if (!err)
+		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 0, NULL, &p0);
+	if (!err && !p0)
+		err = EXT2_ET_DIR_CORRUPTED;
+	if (!err)
+		err = ext2fs_read_dir_block4(fs, p0, b0, 0, dir);
+	if (err)
+		goto out;
+	/* ".", "..", then the names. */
+	if (get_le16(b0 + 4) != 12 || b0[6] != 1 || b0[8] != '.' ||
+	    b0[12 + 6] != 2 || memcmp(b0 + 12 + 8, "..", 2)) {
+		err = EXT2_ET_DIR_CORRUPTED;
+		goto out;
+	}
+	parent = get_le32(b0 + 12);
+	for (pos = 12 + get_le16(b0 + 12 + 4); pos + 8 <= bs; pos += rec) {
+		rec = get_le16(b0 + pos + 4);
+		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec) {
+			err = EXT2_ET_DIR_CORRUPTED;
+			goto out;
+		}
+		if (!get_le32(b0 + pos))
+			continue;
+		if (n == cap) {
+			size_t ncap = cap;
+
+			err = grow((void **)&d, &ncap, n + 1, sizeof(*d));
+			if (err)
+				goto out;
+			cap = (unsigned int)ncap;
+		}
+		d[n].off = pos;
+		d[n].len = b0[pos + 6];
+		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
+				      (int)d[n].len, fs->encoding, 0,
+				      fs->super->s_hash_seed, &d[n].hash,
+				      &d[n].minor);
+		if (err)
+			goto out;
+		n++;
+	}
+	if (n < 2)
+		goto out;
+	qsort(d, n, sizeof(*d), dent_cmp);
+	split = n / 2;
+	hash2 = d[split].hash & ~1U;
+	if ((d[split].hash & ~1U) == (d[split - 1].hash & ~1U))
+		hash2 |= 1;		/* the hash goes on in the next leaf */
+	err = ext2fs_expand_dir(fs, dir);
+	if (!err)
+		err = ext2fs_expand_dir(fs, dir);
+	if (!err)
+		err = ext2fs_read_inode(fs, dir, &inode);
+	if (!err)
+		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 1, NULL, &p1);
+	if (!err)
+		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 2, NULL, &p2);
+	if (err)
+		goto out;
+	fill_leaf(fs, nb, b0, d, 0, split, csum);
+	err = ext2fs_write_dir_block4(fs, p1, nb, 0, dir);
+	if (!err) {
+		fill_leaf(fs, nb, b0, d, split, n, csum);
+		err = ext2fs_write_dir_block4(fs, p2, nb, 0, dir);
+	}
+	if (err)
+		goto out;
+	/* The root: ".", ".." over the rest of the block, the index. */
+	memset(nb, 0, bs);
+	put_le32(nb, dir);
+	put_le16(nb + 4, 12);
+	nb[6] = 1;
+	nb[7] = EXT2_FT_DIR;
+	nb[8] = '.';
+	put_le32(nb + 12, parent);
+	put_le16(nb + 16, bs - 12);
+	nb[18] = 2;
+	nb[19] = EXT2_FT_DIR;
+	nb[20] = nb[21] = '.';
+	nb[24 + 4] = (unsigned char)fs->super->s_def_hash_version;
+	nb[24 + 5] = 8;			/* info_length */
+	limit = (bs - 32 - (csum ? 8 : 0)) / 8;
+	put_le16(nb + 32, limit);
+	put_le16(nb + 34, 2);
+	put_le32(nb + 36, 1);		/* hash 0 on: block 1 */
+	put_le32(nb + 40, hash2);
+	put_le32(nb + 44, 2);
+	err = ext2fs_write_dir_block4(fs, p0, nb, 0, dir);
+	if (!err) {
+		inode.i_flags |= EXT2_INDEX_FL;
+		err = ext2fs_write_inode(fs, dir, &inode);
+	}
+	*done = !err;
+out:
+	free(d);
+	free(b0);
+	free(nb);
+	return err;
+}
+
 /* Link name in parent to ino unless the name is there already; *added
  * says whether it was linked. */
 static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
@@ -675,12 +849,17 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
 			   &found))
 		return 0;
-	for (tries = 0; tries < 2; tries++) {
+	for (tries = 0; tries < 3; tries++) {
+		int indexed = 0;
+
 		err = ext2fs_link(c->fs, t->parent, name, t->ino,
 				  file_type(mode));
 		if (err != EXT2_ET_DIR_NO_SPACE)
 			break;
-		err = ext2fs_expand_dir(c->fs, t->parent);
+		if (!tries)
+			err = index_dir(c, t->parent, &indexed);
+		if (!err && !indexed)
+			err = ext2fs_expand_dir(c->fs, t->parent);
 		if (err)
 			break;
 	}

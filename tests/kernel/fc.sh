@@ -146,16 +146,17 @@ work_ops() {
 	chmod 600 d/two && "$FCWORK" fsync d/two
 }
 
-# Many new names in one fast commit: the directory grows by blocks.
+# New names in one fast commit, more than the directory's one block holds:
+# the directory becomes an indexed one (a root and two leaves).
+LONG=$(printf '%0200d' 0)
 work_many() {
 	mkdir d x1 && "$FCWORK" write d/f 0 10 40 && sync &&
 	mv x1 y1 && "$FCWORK" fsync d/f && "$FCWORK" write d/f 0 10 41 &&
-	"$FCWORK" write d/f 0 10 42 &&
-	i=0 && while [ $i -lt 90 ]; do
-		: > "d/a-rather-long-name-to-fill-directory-blocks-sooner-$i" ||
-			return 1
+	"$FCWORK" write d/f 0 20 42 &&
+	i=0 && while [ $i -lt 24 ]; do
+		: > "d/$LONG-$i" || return 1
 		i=$((i + 1))
-	done && "$FCWORK" fsync d/f
+	done && "$FCWORK" write d/f 10 10 43
 }
 
 # fc_block IMG N: the filesystem block holding journal block N.
@@ -219,25 +220,8 @@ oracle() {
 		diff "$SCRATCH/$1.tree.before" "$SCRATCH/$1.tree.kernel"
 		return
 	fi
-	# A directory that outgrows its block in a fast commit: the kernel
-	# makes it an htree (a root and two leaves), jrecover extends it by
-	# a block (libext2fs does not index a directory).  Same names, other
-	# directory size: said, and accepted.
-	dirsize_blind "$SCRATCH/$1.tree.kernel" > "$SCRATCH/$1.tree.kernel.nods"
-	dirsize_blind "$SCRATCH/$1.tree.jr" > "$SCRATCH/$1.tree.jr.nods"
-	if cmp -s "$SCRATCH/$1.tree.kernel.nods" "$SCRATCH/$1.tree.jr.nods"; then
-		say "$1: only directory sizes differ from the kernel's (it" \
-		    "indexes a directory that grows, jrecover extends it):"
-		diff "$SCRATCH/$1.tree.kernel" "$SCRATCH/$1.tree.jr"
-		return
-	fi
 	diff "$SCRATCH/$1.tree.kernel" "$SCRATCH/$1.tree.jr"
 	fail "$1: jrecover's tree differs from the kernel's"
-}
-
-# The tree listing with every directory's size blanked.
-dirsize_blind() {
-	sed 's/^\([^ ]* d [0-7]* [0-9]*\) [0-9]* /\1 - /' "$1"
 }
 
 # ---- stale: ignored, the full commits replayed as the kernel does ----------
@@ -361,10 +345,14 @@ for t in ADD_RANGE DEL_RANGE CREAT_DENTRY DEL_ENTRY INODE; do
 done
 oracle ops
 
-crash "$SCRATCH/many.img" work_many
-jrecover -i "$SCRATCH/many.img"
-grep -q "^Fast-commit area: *fast commits to replay" "$SCRATCH/.run.out" ||
-	say "many: the kernel made no fast commit of the names this time"
+# The kernel does not always make a fast commit of them: up to three tries.
+for try in 1 2 3; do
+	crash "$SCRATCH/many.img" work_many
+	jrecover -i "$SCRATCH/many.img"
+	grep -q "^Fast-commit area: *fast commits to replay" "$SCRATCH/.run.out" &&
+		break
+	say "many: the kernel made no fast commit of the names (try $try)"
+done
 oracle many
 
 # ---- corrupt areas --------------------------------------------------------
