@@ -8,21 +8,30 @@
 # transactions).  Images are written by the kernel: an ext4 image with
 # fast_commit is loop-mounted, a workload makes full and fast commits, and
 # EXT4_IOC_SHUTDOWN without a log flush (tests/kernel/fcwork) stops the
-# filesystem; the image copied then is the crash state.  Cases:
+# filesystem; the image copied then is the crash state.  A replay is judged
+# by oracle(): the kernel's (a mount of a copy) and jrecover's (then
+# `e2fsck -fn` must be clean) give the same tree (every path, type, mode,
+# link count, size, symlink target, sha256 of the content, xattrs where
+# getfattr exists), or, where the kernel's differs from the tree listed
+# just before the crash (every change was fsynced), jrecover's is that one.
+# Cases:
 #   stale     the area holds only a fast commit of a tid that a later full
-#             commit covers: jrecover ignores it and replays the full
-#             commits; `e2fsck -fn` is clean, and the tree (every path,
-#             type, mode, link count, size, symlink target, sha256 of the
-#             content, xattrs where getfattr exists) is the tree the
-#             kernel's replay gives.  What e2fsck does is reported.
-#   live      fast commits after the last full commit: -i counts them, -l
-#             lists the records as debugfs's logdump does, in text and
-#             JSON; a replay and -n are refused (exit 8), nothing written.
-#   corrupt   the live image with the first fast commit's crc broken, a
-#             record's length past the block, unknown HEAD features: the
-#             kernel refuses to mount it, jrecover refuses it (exit 8),
-#             nothing written; with the second commit's crc broken the
-#             first one is still valid (the kernel mounts it).
+#             commit covers: ignored, the log replayed as the kernel does
+#             (also from a dump); what e2fsck does is reported.
+#   live      fast commits after the log: -i counts them, -l lists the
+#             records as debugfs's logdump does (text and JSON), -n writes
+#             nothing, the replay gives the kernel's tree, -z's undo file
+#             gives the image back.
+#   ops, many appends, truncates, unlinks, a new directory, a write into
+#             preallocated blocks, a deeper extent tree, chmod; names
+#             enough to turn a directory into an htree.
+#   second    the second fast commit's crc broken: the first is replayed.
+#   corrupt   the first fast commit's crc broken, a record's length past
+#             the block, unknown HEAD features, fast commits up to the
+#             area's last block: the kernel refuses to mount, jrecover
+#             refuses (exit 8), nothing written.
+#   badparent, badrange  valid records naming a parent past s_inodes_count
+#             or blocks past the filesystem: refused, nothing written.
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
