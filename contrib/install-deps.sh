@@ -40,6 +40,8 @@ TEST_PACKAGES=(
 	clang libclang-rt-14-dev
 	# the uthash baseline of the revoke-table benchmark
 	uthash-dev
+	# tests/kernel: getfattr and setfattr put xattrs in the trees compared
+	attr
 )
 PACKAGING_PACKAGES=(
 	build-essential dpkg-dev debhelper fakeroot lintian

@@ -36,9 +36,6 @@
 /* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
 #define JSB_V1_SIZE		0x24
 
-/* The first tag of a fast-commit block with something to replay. */
-#define FC_TAG_HEAD		0x0009
-
 const char *recover_version(void)
 {
 	return PACKAGE_VERSION;
@@ -49,36 +46,6 @@ static int uuid_null(const unsigned char *u)
 	static const unsigned char zero[16];
 
 	return !memcmp(u, zero, sizeof(zero));
-}
-
-/*
- * A fast-commit area holds data when its first block starts with a head
- * tag (tag and length are little-endian, like the rest of ext4's fast
- * commit format).
- */
-static errcode_t check_fast_commit(struct recover_struct *r)
-{
-	const struct jsuper *sb = &r->sb;
-	unsigned char *buf;
-	uint32_t blk;
-	errcode_t err = 0;
-
-	if (!sb->pub.num_fc_blocks || !sb->pub.start)
-		return 0;
-	buf = malloc(sb->pub.blocksize);
-	if (!buf)
-		return ENOMEM;
-	for (blk = sb->last; blk <= sb->last + 1 && blk < sb->pub.maxlen; blk++) {
-		err = jsource_read(&r->src, blk, 1, buf);
-		if (err)
-			break;
-		if (get_le16(buf) == FC_TAG_HEAD) {
-			err = RECOVER_ET_FAST_COMMIT;
-			break;
-		}
-	}
-	free(buf);
-	return err;
 }
 
 /*
@@ -254,7 +221,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		if (err)
 			return err;
 	}
-	return check_fast_commit(r);
+	return 0;
 }
 
 /*
@@ -510,6 +477,7 @@ void recover_close(recover_t r)
 		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&r->fs);
 	}
+	fc_replay_free(r);
 	rtable_free(&r->rt);
 	free(r->tags);
 	free(r->revoke_at);
@@ -904,6 +872,20 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
 	dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
+	/* A fast-commit area the kernel would refuse, or records the replay
+	 * must not follow: refused before anything is written. */
+	if (r->st.fc_state == RECOVER_FC_CORRUPT)
+		return RECOVER_ET_FC_CORRUPT;
+	err = fc_replay_check(r);
+	if (err)
+		return err;
+	/* The fast commits, in memory on the filesystem the log leaves:
+	 * a record that cannot be replayed stops all before any write. */
+	if (!r->st.error && r->st.fc_state == RECOVER_FC_LIVE) {
+		err = fc_replay(r);
+		if (err)
+			return err;
+	}
 	if (r->fix_jdev_csum && !dry) {
 		err = fix_jdev_csum(r);
 		if (err)
@@ -924,6 +906,10 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
 		err = recovery_restore_inode(r);
+		if (err)
+			return err;
+		/* The fast commits' changes, over the log's blocks. */
+		err = fc_replay_commit(r);
 		if (err)
 			return err;
 		/* The replayed blocks are durable before the journal lets go. */

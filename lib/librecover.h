@@ -233,6 +233,29 @@ struct recover_where {
 	unsigned int	tid;		/* transaction */
 };
 
+/* The fast-commit area, as the kernel's recovery would take it. */
+enum recover_fc_state {
+	RECOVER_FC_NONE = 0,	/* not read: no area, empty log, or a failed
+				 * recovery */
+	RECOVER_FC_EMPTY,	/* nothing for this log: no HEAD record, or a
+				 * HEAD of another tid (a stale area) */
+	RECOVER_FC_LIVE,	/* valid records to replay after the log */
+	RECOVER_FC_CORRUPT,	/* the kernel's recovery fails on it */
+};
+
+/* Why the scan of the fast-commit area stopped. */
+enum recover_fc_end {
+	RECOVER_FC_END_NONE = 0,
+	RECOVER_FC_END_NO_HEAD,	/* the area does not start with a HEAD */
+	RECOVER_FC_END_HEAD_TID, /* a HEAD of another tid */
+	RECOVER_FC_END_TAIL,	/* a TAIL of another tid or with a bad crc */
+	RECOVER_FC_END_BAD_TAG,	/* an unknown tag, or a length its tag does
+				 * not allow or past the block */
+	RECOVER_FC_END_FEATURES, /* a HEAD with unknown features */
+	RECOVER_FC_END_AREA,	/* the last block of the area was reached */
+	RECOVER_FC_END_READ,	/* a block of the area could not be read */
+};
+
 struct recover_stats {
 	size_t		size;		/* sizeof(struct recover_stats) */
 	unsigned int	first_tid;	/* s_sequence */
@@ -302,14 +325,30 @@ struct recover_stats {
 	unsigned char	saved_sha256[32];
 	/* recover_replay(): what it came to (a dry run: would come to) */
 	enum recover_outcome outcome;
+
+	/*
+	 * The fast-commit area (journals with FAST_COMMIT, a log to replay
+	 * and no recovery failure): what the kernel's scan of it finds.
+	 */
+	enum recover_fc_state fc_state;
+	enum recover_fc_end fc_end;	/* why its scan stopped */
+	unsigned long long fc_end_at;	/* the journal block where it stopped */
+	unsigned int	fc_tid;		/* tid its HEAD and TAILs must carry:
+					 * end_tid */
+	unsigned long long fc_blocks;	/* blocks up to the last valid TAIL */
+	unsigned long long fc_tags;	/* valid records (HEAD, PAD and TAIL
+					 * included, as the kernel counts) */
+	unsigned long long fc_commits;	/* valid TAILs: fast commits */
+	unsigned long long fc_replayed;	/* records replayed (in a dry run:
+					 * that would be) */
+	errcode_t	fc_error;	/* RECOVER_ET_FC_REPLAY: why */
 };
 
 /*
  * recover_open - open a filesystem (device or image path) and its journal.
- * Refuses a mounted filesystem (RECOVER_ET_MOUNTED), a block device another
+ * Refuses a mounted filesystem (RECOVER_ET_MOUNTED) and a block device another
  * program holds open exclusively (RECOVER_ET_BUSY; a replay opens devices
- * with O_EXCL itself) and a journal with
- * fast-commit data (RECOVER_ET_FAST_COMMIT), and a journal inode that fails
+ * with O_EXCL itself), and a journal inode that fails
  * e2fsck's checks when the superblock's backup of it (s_jnl_blocks) is
  * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
  * RECOVER_FL_FORCE, a dump whose UUID does not match the filesystem is
@@ -350,7 +389,8 @@ errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
 /*
  * recover_scan - the SCAN pass (and the REVOKE pass): walk the log from
  * s_start, find the last transaction with a valid commit block, collect the
- * revoke records and check every tag.  Writes nothing.
+ * revoke records and check every tag; then, with FAST_COMMIT, read the
+ * fast-commit area as the kernel would (recover_stats.fc_*).  Writes nothing.
  * Returns: 0 (see recover_get_stats() for what was found, including
  * recovery failures e2fsck would report), or an operational error, which
  * every later scan, walk or replay on r then returns again (reopen to
@@ -376,7 +416,15 @@ errcode_t recover_scan(recover_t r);
  * check, and a replay alone gives neither result;
  * EXT2_ET_MMP_CHANGE_ABORT when another node wrote the MMP block meanwhile
  * (the replay stops there, or, when it was complete, the block is left to
- * that node).
+ * that node);
+ * RECOVER_ET_FC_CORRUPT when the fast-commit area is one the kernel's
+ * recovery fails on, RECOVER_ET_FC_RECORD when a valid fast-commit record
+ * names an inode, block or name outside the filesystem, and
+ * RECOVER_ET_FC_REPLAY when one cannot be replayed (stats.fc_error says
+ * why), all with nothing written.  Valid fast commits are replayed in
+ * memory first, written after the log's blocks, before the journal is
+ * reset; a stale area (a HEAD of another tid) is ignored, as the kernel
+ * ignores it.
  */
 errcode_t recover_replay(recover_t r);
 
@@ -389,6 +437,11 @@ enum recover_event_type {
 	RECOVER_EV_COMMIT,	/* jblock, tid, commit_sec/nsec, replayed */
 	RECOVER_EV_END,		/* jblock where the scan stopped, tid it expected,
 				 * end = why */
+	RECOVER_EV_FC_BLOCK,	/* a fast-commit block: jblock, tid expected */
+	RECOVER_EV_FC_TAG,	/* a fast-commit record: jblock, fc_tag and its
+				 * fields, replayed = it is valid */
+	RECOVER_EV_FC_END,	/* jblock where the area's scan stopped, tid
+				 * expected, fc_end = why, count = valid records */
 };
 
 struct recover_event {
@@ -403,6 +456,25 @@ struct recover_event {
 	unsigned int	commit_nsec;
 	int		replayed;	/* commit: the transaction is replayed */
 	enum recover_end end;
+
+	/*
+	 * RECOVER_EV_FC_TAG: the record's tag (1 ADD_RANGE, 2 DEL_RANGE,
+	 * 3 CREAT, 4 LINK, 5 UNLINK, 6 INODE, 7 PAD, 8 TAIL, 9 HEAD) and its
+	 * fields: tid (HEAD, TAIL; else the tid expected), ino (ranges,
+	 * INODE, names), parent (names), lblk, count = blocks (ranges),
+	 * fsblock = first physical block and unwritten (ADD_RANGE), features
+	 * (HEAD), name and name_len (names: the bytes as stored, not
+	 * NUL-terminated, valid only during the call).
+	 */
+	unsigned int	fc_tag;
+	unsigned int	ino;
+	unsigned int	parent;
+	unsigned int	lblk;
+	unsigned int	features;
+	int		unwritten;
+	const char	*name;
+	unsigned int	name_len;
+	enum recover_fc_end fc_end;	/* RECOVER_EV_FC_END */
 };
 
 /* Returns nonzero to stop the walk (RECOVER_ET_INTERRUPTED). */

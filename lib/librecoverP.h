@@ -193,6 +193,7 @@ struct recover_struct {
 	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
 	unsigned int	mmp_interval;	/* seconds between updates */
+	void		*fc_overlay;	/* fc_replay()'s writes, until written */
 };
 
 /* A library struct out into a caller's that says its size (librecover.c). */
@@ -200,7 +201,64 @@ void recover_copy_out(void *dst, const void *src, size_t lib_size);
 
 errcode_t recovery_scan(struct recover_struct *r);
 errcode_t recovery_restore_inode(struct recover_struct *r);
+
+/* ---- the fast-commit area (fc.c) ---------------------------------------- */
+
+struct fc_tag;
+
+/*
+ * Called for every record the scan looks at and accepts as a record (a
+ * length that fits its tag); valid says it is among the first "limit"
+ * records.  Nonzero stops the scan.
+ */
+typedef int (*fc_tag_fn)(void *data, const struct fc_tag *t, int valid);
+
+struct fc_scan {
+	uint32_t	expected_tid;
+	unsigned int	blocksize;
+	unsigned int	inode_size;	/* the filesystem's s_inode_size */
+	unsigned long long limit;	/* for fc_tag_fn's valid */
+	uint32_t	crc;		/* crc32c since the last TAIL */
+	unsigned long long blocks;	/* blocks read records from */
+	unsigned long long tags;	/* records counted so far */
+	unsigned long long valid;	/* records up to the last good TAIL */
+	unsigned long long valid_blocks; /* blocks up to that TAIL */
+	unsigned long long commits;	/* good TAILs */
+	enum recover_fc_end end;
+	unsigned int	end_off;	/* byte of the record that ended it */
+	int		done;
+	int		interrupted;	/* fc_tag_fn asked to stop */
+};
+
+void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
+		  unsigned int blocksize, unsigned int inode_size);
+/* The next block of the area.  Returns 1 to go on with the next one, 0
+ * when the scan stopped (s->end says why). */
+int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
+		  void *data);
+/* What the kernel makes of a scan that stopped. */
+errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state);
+/* The area of r's journal after recovery_scan(): fills r->st.fc_*, and
+ * hands its records to recover_walk()'s callback. */
+errcode_t fc_scan_area(struct recover_struct *r);
+
+/* ---- fast-commit replay (fc_replay.c) ---------------------------------- */
+
+/* RECOVER_ET_FC_RECORD when a valid record names an inode, block or name
+ * the replay must not touch; nothing is written. */
+errcode_t fc_replay_check(struct recover_struct *r);
+/*
+ * The valid records, replayed in memory on the filesystem as the log's
+ * blocks will leave it (nothing written; RECOVER_ET_FC_REPLAY, with
+ * r->st.fc_error saying why, when a record cannot be replayed); then
+ * fc_replay_commit(), after the log's blocks, writes what it changed.
+ */
+errcode_t fc_replay(struct recover_struct *r);
+errcode_t fc_replay_commit(struct recover_struct *r);
+void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
+/* Is this logged copy cancelled by a revoke record? */
+int recovery_revoked(const struct recover_struct *r, const struct jtag *t);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
 

@@ -633,6 +633,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	drop_txn(&s);
 	if (!s.end_set)
 		r->st.end_tid = s.tid;
+	/* The kernel reads the fast-commit area after the log's end is known. */
+	err = fc_scan_area(r);
+	if (err)
+		goto out;
 	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
 		err = revoke_pass(r, &s.rd);
 	r->st.revoke_kept = rtable_count(&r->rt);
@@ -650,6 +654,11 @@ static int revoked(const struct recover_struct *r, const struct jtag *t)
 	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
 
 	return v && tid_geq(*v, t->tid);
+}
+
+int recovery_revoked(const struct recover_struct *r, const struct jtag *t)
+{
+	return revoked(r, t);
 }
 
 /* Tags naming a block past the filesystem's end are refused up front. */

@@ -321,6 +321,44 @@ static void json_str(const char *str)
 	putchar('"');
 }
 
+/* len bytes that may hold anything (a file name), as a JSON string. */
+static void json_strn(const char *s, unsigned int len)
+{
+	unsigned int i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* The same bytes in a text line: C-style octal escapes for the rest. */
+static void text_strn(const char *s, unsigned int len)
+{
+	unsigned int i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			printf("\\%03o", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
 static const char *uuid_str(const unsigned char *u)
 {
 	static char buf[40];
@@ -396,6 +434,59 @@ static const char *end_reason(enum recover_end e)
 	case RECOVER_END_ERROR: return "an error";
 	}
 	return "?";
+}
+
+static const char *fc_end_name(enum recover_fc_end e)
+{
+	switch (e) {
+	case RECOVER_FC_END_NONE: return "none";
+	case RECOVER_FC_END_NO_HEAD: return "no_head";
+	case RECOVER_FC_END_HEAD_TID: return "head_tid";
+	case RECOVER_FC_END_TAIL: return "tail";
+	case RECOVER_FC_END_BAD_TAG: return "bad_tag";
+	case RECOVER_FC_END_FEATURES: return "features";
+	case RECOVER_FC_END_AREA: return "area_end";
+	case RECOVER_FC_END_READ: return "read_error";
+	}
+	return "?";
+}
+
+static const char *fc_end_reason(enum recover_fc_end e)
+{
+	switch (e) {
+	case RECOVER_FC_END_NONE: return "not read";
+	case RECOVER_FC_END_NO_HEAD: return "no HEAD record at its start";
+	case RECOVER_FC_END_HEAD_TID: return "a HEAD of another transaction";
+	case RECOVER_FC_END_TAIL:
+		return "a TAIL of another transaction or with a bad checksum";
+	case RECOVER_FC_END_BAD_TAG:
+		return "an unknown tag or a length its tag does not allow";
+	case RECOVER_FC_END_FEATURES: return "a HEAD with unknown features";
+	case RECOVER_FC_END_AREA: return "the end of the area";
+	case RECOVER_FC_END_READ: return "a block that could not be read";
+	}
+	return "?";
+}
+
+static const char *fc_state_name(enum recover_fc_state st)
+{
+	switch (st) {
+	case RECOVER_FC_NONE: return "none";
+	case RECOVER_FC_EMPTY: return "empty";
+	case RECOVER_FC_LIVE: return "live";
+	case RECOVER_FC_CORRUPT: return "corrupt";
+	}
+	return "?";
+}
+
+/* The names debugfs's logdump gives the fast-commit tags. */
+static const char *fc_tag_name(unsigned int tag)
+{
+	static const char *names[] = { "?", "ADD_RANGE", "DEL_RANGE",
+		"CREAT_DENTRY", "ADD_ENTRY", "DEL_ENTRY", "INODE", "PAD",
+		"TAIL", "HEAD" };
+
+	return tag < sizeof(names) / sizeof(names[0]) ? names[tag] : "?";
 }
 
 static const char *source_name(enum recover_source s)
@@ -611,6 +702,18 @@ static void print_info(const struct cli *c, const struct recover_super *sb,
 	if (st->error)
 		printf("Recovery would fail:      %s at %s\n",
 		       error_message(st->error), where(&st->error_at));
+	if (st->fc_state == RECOVER_FC_NONE)
+		return;
+	printf("Fast-commit area:         %s\n",
+	       st->fc_state == RECOVER_FC_LIVE ? "fast commits to replay after the log" :
+	       st->fc_state == RECOVER_FC_EMPTY ? "nothing for this log (ignored)" :
+	       "corrupt: the kernel would not recover this journal");
+	printf("Fast commits:             %llu (tid %u)\n", st->fc_commits,
+	       st->fc_tid);
+	printf("Fast-commit valid blocks: %llu\n", st->fc_blocks);
+	printf("Fast-commit valid tags:   %llu\n", st->fc_tags);
+	printf("Fast-commit area ends at: journal block %llu: %s\n",
+	       st->fc_end_at, fc_end_reason(st->fc_end));
 }
 
 static void json_super(const struct recover_super *sb)
@@ -644,6 +747,13 @@ static void json_log(const struct recover_stats *st)
 		printf(",");
 		json_where("error_at", &st->error_at);
 	}
+	if (st->fc_state != RECOVER_FC_NONE)
+		printf(",\"fast_commit\":{\"state\":\"%s\",\"tid\":%u,"
+		       "\"commits\":%llu,\"blocks\":%llu,\"tags\":%llu,"
+		       "\"end\":\"%s\",\"end_block\":%llu,\"replayed\":%llu}",
+		       fc_state_name(st->fc_state), st->fc_tid, st->fc_commits,
+		       st->fc_blocks, st->fc_tags, fc_end_name(st->fc_end),
+		       st->fc_end_at, st->fc_replayed);
 	printf("}");
 }
 
@@ -738,10 +848,76 @@ static int list_fast(const struct cli *c, const struct recover_event *ev)
 	return 1;
 }
 
+/*
+ * A fast-commit record: text as debugfs's logdump prints it ("tag
+ * ADD_RANGE, inode 14, lblk 0, pblk 2083, len 1"), or a JSON object.
+ */
+static void list_fc_tag(const struct cli *c, const struct recover_event *ev)
+{
+	const char *name = fc_tag_name(ev->fc_tag);
+
+	if (c->json) {
+		printf("{\"type\":\"fc_tag\",\"tid\":%u,\"block\":%llu,"
+		       "\"tag\":\"%s\"", ev->tid, ev->jblock, name);
+		switch (ev->fc_tag) {
+		case 1:
+			printf(",\"inode\":%u,\"lblk\":%u,\"pblk\":%llu,"
+			       "\"len\":%llu,\"unwritten\":%s", ev->ino, ev->lblk,
+			       ev->fsblock, ev->count,
+			       ev->unwritten ? "true" : "false");
+			break;
+		case 2:
+			printf(",\"inode\":%u,\"lblk\":%u,\"len\":%llu",
+			       ev->ino, ev->lblk, ev->count);
+			break;
+		case 3: case 4: case 5:
+			printf(",\"parent\":%u,\"inode\":%u,\"name\":",
+			       ev->parent, ev->ino);
+			json_strn(ev->name, ev->name_len);
+			break;
+		case 6:
+			printf(",\"inode\":%u", ev->ino);
+			break;
+		case 9:
+			printf(",\"features\":%u", ev->features);
+			break;
+		}
+		printf(",\"valid\":%s}\n", ev->replayed ? "true" : "false");
+		return;
+	}
+	printf("  tag %s", name);
+	switch (ev->fc_tag) {
+	case 1:
+		printf(", inode %u, lblk %u, pblk %llu, len %llu%s", ev->ino,
+		       ev->lblk, ev->fsblock, ev->count,
+		       ev->unwritten ? " (unwritten)" : "");
+		break;
+	case 2:
+		printf(", inode %u, lblk %u, len %llu", ev->ino, ev->lblk,
+		       ev->count);
+		break;
+	case 3: case 4: case 5:
+		printf(", parent %u, ino %u, name ", ev->parent, ev->ino);
+		text_strn(ev->name, ev->name_len);
+		break;
+	case 6:
+		printf(", inode %u", ev->ino);
+		break;
+	case 8:
+		printf(", tid %u", ev->tid);
+		break;
+	case 9:
+		printf(", features 0x%x, tid %u", ev->features, ev->tid);
+		break;
+	}
+	printf("%s\n", ev->replayed ? "" : " (not valid)");
+}
+
 static int list_event(void *data, const struct recover_event *ev)
 {
 	static const char *types[] = { "", "descriptor", "tag", "revoke_block",
-				       "revoke", "commit", "end" };
+				       "revoke", "commit", "end", "fc_block",
+				       "fc_tag", "fc_end" };
 	struct cli *c = data;
 
 	if (interrupted)
@@ -749,6 +925,10 @@ static int list_event(void *data, const struct recover_event *ev)
 	progress_erase(c);
 	if (list_fast(c, ev))
 		return 0;
+	if (ev->type == RECOVER_EV_FC_TAG) {
+		list_fc_tag(c, ev);
+		return 0;
+	}
 	if (c->json) {
 		printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
 		       ev->tid, ev->jblock);
@@ -773,6 +953,13 @@ static int list_event(void *data, const struct recover_event *ev)
 			break;
 		case RECOVER_EV_END:
 			printf(",\"end\":\"%s\"", end_name(ev->end));
+			break;
+		case RECOVER_EV_FC_END:
+			printf(",\"end\":\"%s\",\"valid_tags\":%llu",
+			       fc_end_name(ev->fc_end), ev->count);
+			break;
+		case RECOVER_EV_FC_BLOCK:
+		case RECOVER_EV_FC_TAG:
 			break;
 		}
 		printf("}\n");
@@ -810,6 +997,17 @@ static int list_event(void *data, const struct recover_event *ev)
 		printf("Log ends at journal block %llu, expecting transaction %u: %s\n",
 		       ev->jblock, ev->tid, end_reason(ev->end));
 		break;
+	case RECOVER_EV_FC_BLOCK:
+		printf("Fast-commit block at journal block %llu\n", ev->jblock);
+		break;
+	case RECOVER_EV_FC_END:
+		printf("Fast-commit area ends at journal block %llu, expecting "
+		       "transaction %u: %s; %llu valid tag%s\n", ev->jblock,
+		       ev->tid, fc_end_reason(ev->fc_end), ev->count,
+		       ev->count == 1 ? "" : "s");
+		break;
+	case RECOVER_EV_FC_TAG:
+		break;
 	}
 	return 0;
 }
@@ -832,8 +1030,9 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
 		return "name the journal device with -j";
-	if (err == RECOVER_ET_FAST_COMMIT)
-		return "run e2fsck, which replays fast commits";
+	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD ||
+	    err == RECOVER_ET_FC_REPLAY)
+		return "nothing was written; see jrecover -i and -l";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
 		return "check the journal path; -f replays it anyway";
 	if (err == RECOVER_ET_JDEV_MAGIC || err == RECOVER_ET_JDEV_FEATURE ||
@@ -930,6 +1129,9 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 		if (st && st->error == err)
 			fprintf(stderr, "%s: %s: %s at %s\n", prog, path,
 				error_message(err), where(&st->error_at));
+		if (st && err == RECOVER_ET_FC_REPLAY && st->fc_error)
+			fprintf(stderr, "%s: %s: replaying the fast commits: %s\n",
+				prog, c->device, error_message(st->fc_error));
 		if (path != c->device)
 			fprintf(stderr, "%s: %s: %s while %s %s%s%s\n", prog, path,
 				error_message(err), what, c->device,
@@ -1019,6 +1221,11 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf(" (tid %u-%u)", st->first_tid, st->end_tid - 1);
 	printf("; %llu skipped by revoke records, %llu on bad checksums; %.2f s\n",
 	       st->revoked, st->bad_csum, secs);
+	if (st->fc_state == RECOVER_FC_LIVE)
+		printf("%s: %s: %s %llu fast commit%s (%llu records, tid %u)\n",
+		       prog, c->device, dry ? "would replay" : "replayed",
+		       st->fc_commits, st->fc_commits == 1 ? "" : "s",
+		       st->fc_tags, st->fc_tid);
 	if (st->end_reason == RECOVER_END_TRUNCATED)
 		printf("%s: the dump ends at journal block %llu, inside the log: "
 		       "transaction %u and any later ones are lost\n",
@@ -1027,6 +1234,10 @@ static void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: %s: the journal inode was invalid: %s from the "
 		       "superblock's backup, as e2fsck does\n", prog, c->device,
 		       dry ? "would be rewritten" : "rewritten");
+	if (st->fc_state == RECOVER_FC_EMPTY && st->fc_end == RECOVER_FC_END_HEAD_TID)
+		printf("%s: the fast-commit area is stale (its HEAD is of a "
+		       "transaction other than %u): ignored, as the kernel "
+		       "ignores it\n", prog, st->fc_tid);
 	if (sb->source == RECOVER_SRC_DUMP && !dry)
 		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
 		       "the dump holds the filesystem's current journal: that "

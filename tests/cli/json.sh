@@ -49,7 +49,11 @@ def journal_keys: ["source", "version", "features", "uuid", "block_size",
 def log_keys: ["first_tid", "end_tid", "transactions", "log_blocks",
 	"descriptor_blocks", "logged_blocks", "revoke_blocks", "revoke_records",
 	"end", "end_at"];
-def log_optional: ["corrupt_commit", "error", "error_at"];
+def log_optional: ["corrupt_commit", "error", "error_at", "fast_commit"];
+def fc_keys: ["state", "tid", "commits", "blocks", "tags", "end",
+	"end_block", "replayed"];
+def fc_end_names: ["no_head", "head_tid", "tail", "bad_tag", "features",
+	"area_end", "read_error"];
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
 	"journal", "log", "replayed", "revoked", "bad_checksum", "fs_errors",
 	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes",
@@ -71,12 +75,18 @@ def list_keys: {
 	revoke_block: ["type", "tid", "block", "records"],
 	revoke: ["type", "tid", "block", "fs_block"],
 	commit: ["type", "tid", "block", "commit_sec", "commit_nsec", "replayed"],
-	end: ["type", "tid", "block", "end"] };
+	end: ["type", "tid", "block", "end"],
+	fc_block: ["type", "tid", "block"],
+	fc_tag: ["type", "tid", "block", "tag", "valid"],
+	fc_end: ["type", "tid", "block", "end", "valid_tags"] };
+def list_optional: {
+	fc_tag: ["inode", "lblk", "pblk", "len", "unwritten", "parent", "name",
+		 "features"] };
 def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
 	replay_keys + replay_optional + info_keys + save_keys + error_keys +
-	error_optional + mmp_keys + mmp_optional +
+	error_optional + mmp_keys + mmp_optional + fc_keys +
 	([list_keys[]] | add) | unique;
 
 # Problems with an object, as strings (none: the object is right).
@@ -133,11 +143,22 @@ def log:
 		error_and_where: (has("error") == has("error_at"))}) +
 	(.end_at | where("log.end_at")) +
 	(if has("corrupt_commit") then .corrupt_commit | where("log.corrupt_commit") else [] end) +
-	(if has("error_at") then .error_at | where("log.error_at") else [] end);
+	(if has("error_at") then .error_at | where("log.error_at") else [] end) +
+	(if has("fast_commit") then .fast_commit |
+		fields("log.fast_commit"; fc_keys; []) +
+		typed("log.fast_commit"; {
+			state: (.state | IN("empty", "live", "corrupt")),
+			tid: (.tid | u32), commits: (.commits | count),
+			blocks: (.blocks | count), tags: (.tags | count),
+			end: (.end | IN(fc_end_names[])),
+			end_block: (.end_block | count),
+			replayed: (.replayed | count)})
+	 else [] end);
 def report:
 	if has("type") then
-		if (.type as $t | list_keys | has($t)) then
-			fields("-l \(.type)"; list_keys[.type]; []) +
+		.type as $t | if (list_keys | has($t)) then
+			fields("-l \(.type)"; list_keys[.type];
+			       (list_optional[.type] // [])) +
 			typed("-l \(.type)"; {tid: (.tid | u32), block: (.block | count),
 				tags: ((has("tags") | not) or (.tags | count)),
 				fs_block: ((has("fs_block") | not) or (.fs_block | count)),
@@ -146,7 +167,10 @@ def report:
 				commit_sec: ((has("commit_sec") | not) or (.commit_sec | count)),
 				commit_nsec: ((has("commit_nsec") | not) or (.commit_nsec | count and . < 1000000000)),
 				replayed: ((has("replayed") | not) or (.replayed | type == "boolean")),
-				end: ((has("end") | not) or (.end | IN(end_names[])))})
+				end: ((has("end") | not) or
+				      (.end | IN(if $t == "fc_end" then fc_end_names[] else end_names[] end))),
+				valid: ((has("valid") | not) or (.valid | type == "boolean")),
+				valid_tags: ((has("valid_tags") | not) or (.valid_tags | count))})
 		else ["-l: undocumented type \(.type)"] end
 	elif has("dry_run") then
 		fields("report"; replay_keys; replay_optional) +

@@ -14,6 +14,9 @@
  *   byte 0, bit 4: the journal is a dump that may be cut short
  *   raw: the next 1024 bytes are the superblock (zero-padded to a block)
  *   the rest is the log block, zero-padded or cut to the block size
+ *   byte 0, bits 5-7: K: the block is also read as a fast-commit block
+ *           (lib/fc.c), first and later in the area, with the expected tid
+ *           s_sequence + K and a 256-byte inode size
  * Every buffer is allocated at exactly its size, so that ASan sees a read
  * past the block.  Checked: tags and revoke records stay inside the block,
  * the tag loop ends, and a superblock whose checksum jbd2_super_set_csum()
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "fc_fs.h"
 #include "fuzz_common.h"
 
 #define HDR_STRUCT	13	/* control byte + structured fields */
@@ -95,6 +99,57 @@ static void check_block(const struct jsuper *sb, const unsigned char *blk)
 	(void)sink;
 }
 
+struct fc_seen {
+	const unsigned char *blk;
+	unsigned int	bs;
+	unsigned long long n;
+};
+
+static int fc_record(void *data, const struct fc_tag *t, int valid)
+{
+	struct fc_seen *s = data;
+
+	(void)valid;
+	FUZZ_CHECK(t->val >= s->blk + FC_TL_SIZE &&
+		   t->val + t->len <= s->blk + s->bs,
+		   "fast-commit record of %u bytes outside the block", t->len);
+	FUZZ_CHECK(fc_value_len_ok(t->tag, t->len, 256),
+		   "record with tag %u and bad length %u handed on", t->tag,
+		   t->len);
+	FUZZ_CHECK(!t->name || t->name + t->name_len <= s->blk + s->bs,
+		   "name outside the block");
+	s->n++;
+	return 0;
+}
+
+/* The block as the area's first block, and as a later one. */
+static void check_fc(const struct jsuper *sb, const unsigned char *blk,
+		     unsigned int k)
+{
+	enum recover_fc_state st;
+	struct fc_scan sc;
+	struct fc_seen seen = { blk, sb->pub.blocksize, 0 };
+	int later;
+
+	for (later = 0; later < 2; later++) {
+		fc_scan_init(&sc, sb->pub.sequence + k, sb->pub.blocksize, 256);
+		sc.limit = ~0ULL;
+		sc.blocks = (unsigned long long)later;
+		seen.n = 0;
+		if (fc_scan_block(&sc, blk, fc_record, &seen))
+			sc.end = RECOVER_FC_END_AREA;
+		FUZZ_CHECK(seen.n == sc.tags, "%llu records seen, %llu counted",
+			   seen.n, sc.tags);
+		FUZZ_CHECK(sc.valid <= sc.tags && sc.commits <= sc.valid,
+			   "valid %llu, commits %llu, records %llu", sc.valid,
+			   sc.commits, sc.tags);
+		FUZZ_CHECK(sc.end_off + FC_TL_SIZE <= sb->pub.blocksize,
+			   "stopped at byte %u", sc.end_off);
+		FUZZ_CHECK(!fc_scan_verdict(&sc, &st), "verdict failed");
+		FUZZ_CHECK(st != RECOVER_FC_LIVE || sc.valid, "live, none valid");
+	}
+}
+
 static void fuzz_one(const uint8_t *data, size_t size)
 {
 	unsigned int bs;
@@ -152,6 +207,7 @@ static void fuzz_one(const uint8_t *data, size_t size)
 		   "superblock decodes differently after jbd2_super_set_csum");
 
 	check_block(&sb, blk);
+	check_fc(&sb, blk, data[0] >> 5);
 out:
 	free(jsb);
 	free(blk);

@@ -319,6 +319,13 @@ commit
 EOF
 decode_seeds big 2
 
+# fuzz_decode's fast-commit seeds: fast-commit blocks a kernel wrote
+# (tests/kernel/fc.sh's live image and its corrupt variants), each with
+# that journal's superblock; control byte 0x62: 4 KiB blocks, expected tid
+# s_sequence + 3, the tid of their HEAD.  Kept in fc-seeds/ because they
+# need root and loop mounts to make.
+cp "$top"/tests/fuzz/fc-seeds/fc-* "$out/fuzz_decode/"
+
 big=$(find "$out" -type f -size +64k)
 [ -z "$big" ] || { echo "mkcorpus: seeds over 64 KiB: $big" >&2; exit 1; }
 echo "mkcorpus: $(find "$out/fuzz_replay" -type f | wc -l) fuzz_replay seeds," \

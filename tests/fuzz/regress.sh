@@ -12,7 +12,7 @@
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 rc=0
-for t in fuzz_decode fuzz_replay; do
+for t in fuzz_decode fuzz_replay fuzz_fc; do
 	bin=$top_builddir/tests/fuzz/$t
 	[ -x "$bin" ] || { echo "ERROR: $bin not built"; exit 99; }
 	set --

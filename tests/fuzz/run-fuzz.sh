@@ -31,7 +31,7 @@ build=$(cd "$build" && pwd)
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
 out=${FUZZ_OUT:-$build/tests/fuzz/out}
-[ $# -gt 0 ] || set -- fuzz_decode fuzz_replay
+[ $# -gt 0 ] || set -- fuzz_decode fuzz_replay fuzz_fc
 
 command -v clang >/dev/null 2>&1 ||
 	{ echo "run-fuzz: clang not found (contrib/install-deps.sh)" >&2; exit 1; }

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fc.c -- the fast-commit area: which of its records are valid, judged as
+ * the kernel's mount-time scan judges them.
+ *
+ * The kernel looks at the area only after the full commits were scanned,
+ * with the tid that comes after the last committed transaction ("expected
+ * tid"), and only when the log was not empty (s_start != 0):
+ *  - the area's first block must begin with a HEAD record, else it holds
+ *    nothing;
+ *  - a HEAD whose features are unknown fails the whole recovery; a HEAD of
+ *    another tid stops the scan: the area is stale (written before the
+ *    last full commit) and nothing in it counts;
+ *  - every record's length must fit in the block and suit its tag; an
+ *    unknown tag or a bad length stops the scan;
+ *  - a running crc32c (seed 0) covers every record since the last TAIL;
+ *    a TAIL whose tid is the expected one and whose crc matches makes all
+ *    records so far valid (HEAD, PAD and TAIL records included in the
+ *    count), any other TAIL stops the scan;
+ *  - a stop before any record was made valid by a TAIL fails the recovery
+ *    (but a stale HEAD does not: that is a clean stop).
+ * So the valid part of the area is the records up to the last good TAIL.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "librecoverP.h"
+#include "fc_fs.h"
+
+void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
+		  unsigned int blocksize, unsigned int inode_size)
+{
+	memset(s, 0, sizeof(*s));
+	s->expected_tid = expected_tid;
+	s->blocksize = blocksize;
+	s->inode_size = inode_size;
+}
+
+static int stop(struct fc_scan *s, enum recover_fc_end why)
+{
+	s->end = why;
+	s->done = 1;
+	return 0;
+}
+
+int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
+		  void *data)
+{
+	unsigned int pos = 0, bs = s->blocksize;
+	struct fc_tag t;
+
+	if (s->done)
+		return 0;
+	if (!s->blocks && get_le16(blk + FC_TL_TAG) != FC_TAG_HEAD)
+		return stop(s, RECOVER_FC_END_NO_HEAD);
+	s->blocks++;
+	while (pos + FC_TL_SIZE <= bs) {
+		memset(&t, 0, sizeof(t));
+		t.tag = get_le16(blk + pos + FC_TL_TAG);
+		t.len = get_le16(blk + pos + FC_TL_LEN);
+		t.val = blk + pos + FC_TL_SIZE;
+		s->end_off = pos;
+		if (t.len > bs - pos - FC_TL_SIZE ||
+		    !fc_value_len_ok(t.tag, t.len, s->inode_size))
+			return stop(s, RECOVER_FC_END_BAD_TAG);
+		fc_decode_value(&t);
+		if (t.tag == FC_TAG_HEAD) {
+			if (t.features & ~FC_SUPPORTED_FEATURES)
+				return stop(s, RECOVER_FC_END_FEATURES);
+			if (t.tid != s->expected_tid)
+				return stop(s, RECOVER_FC_END_HEAD_TID);
+		}
+		s->tags++;
+		if (fn && fn(data, &t, s->tags <= s->limit)) {
+			s->interrupted = 1;
+			s->done = 1;
+			return 0;
+		}
+		if (t.tag == FC_TAG_TAIL) {
+			s->crc = ext2fs_crc32c_le(s->crc, blk + pos,
+						  FC_TL_SIZE + FC_TAIL_CRC);
+			if (t.tid != s->expected_tid || t.crc != s->crc)
+				return stop(s, RECOVER_FC_END_TAIL);
+			s->valid = s->tags;
+			s->valid_blocks = s->blocks;
+			s->commits++;
+			s->crc = 0;
+		} else {
+			s->crc = ext2fs_crc32c_le(s->crc, blk + pos,
+						  FC_TL_SIZE + t.len);
+		}
+		pos += FC_TL_SIZE + t.len;
+	}
+	return 1;
+}
+
+errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state)
+{
+	switch (s->end) {
+	case RECOVER_FC_END_NONE:
+	case RECOVER_FC_END_NO_HEAD:
+		*state = RECOVER_FC_EMPTY;
+		return 0;
+	case RECOVER_FC_END_HEAD_TID:
+	case RECOVER_FC_END_TAIL:
+	case RECOVER_FC_END_BAD_TAG:
+		if (s->valid) {
+			*state = RECOVER_FC_LIVE;
+			return 0;
+		}
+		if (s->end == RECOVER_FC_END_HEAD_TID) {
+			*state = RECOVER_FC_EMPTY;
+			return 0;
+		}
+		break;
+	case RECOVER_FC_END_FEATURES:
+	case RECOVER_FC_END_AREA:
+	case RECOVER_FC_END_READ:
+		break;
+	}
+	*state = RECOVER_FC_CORRUPT;
+	return 0;
+}
+
+/* ---- the area of this journal ----------------------------------------- */
+
+struct fc_walk {
+	struct recover_struct *r;
+	uint32_t	jblk;
+};
+
+static int emit_tag(void *data, const struct fc_tag *t, int valid)
+{
+	struct fc_walk *w = data;
+	struct recover_struct *r = w->r;
+	struct recover_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RECOVER_EV_FC_TAG;
+	ev.tid = (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
+		 t->tid : r->st.fc_tid;
+	ev.jblock = w->jblk;
+	ev.fc_tag = t->tag;
+	ev.ino = t->ino;
+	ev.parent = t->parent;
+	ev.lblk = t->lblk;
+	ev.fsblock = t->pblk;
+	ev.count = t->count;
+	ev.unwritten = t->unwritten;
+	ev.features = t->features;
+	ev.name = (const char *)t->name;
+	ev.name_len = t->name_len;
+	ev.replayed = valid;
+	return r->event(r->event_data, &ev);
+}
+
+static errcode_t emit_simple(struct recover_struct *r,
+			     enum recover_event_type type, uint64_t jblock,
+			     uint64_t count)
+{
+	struct recover_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.tid = r->st.fc_tid;
+	ev.jblock = jblock;
+	ev.count = count;
+	ev.fc_end = r->st.fc_end;
+	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+}
+
+/*
+ * One walk over the area: with limit set (the valid count of an earlier
+ * walk) every record the scan looks at goes to recover_walk()'s callback.
+ */
+static errcode_t walk_area(struct recover_struct *r, struct fc_scan *s,
+			   unsigned long long limit, int events)
+{
+	const struct jsuper *sb = &r->sb;
+	struct fc_walk w = { .r = r };
+	unsigned char *buf;
+	uint32_t blk;
+	errcode_t err = 0;
+
+	buf = malloc(sb->pub.blocksize);
+	if (!buf)
+		return ENOMEM;
+	fc_scan_init(s, r->st.end_tid, sb->pub.blocksize,
+		     EXT2_INODE_SIZE(r->fs->super));
+	s->limit = limit;
+	/* The kernel's first fast-commit block is one past the log's end. */
+	for (blk = sb->last + 1; ; blk++) {
+		if (blk >= sb->pub.maxlen) {
+			/*
+			 * The kernel reads on to block s_maxlen, which is not
+			 * in the journal: its recovery fails there.
+			 */
+			s->end = RECOVER_FC_END_AREA;
+			s->end_off = 0;
+			break;
+		}
+		err = jsource_read(&r->src, blk, 1, buf);
+		if (err) {
+			err = 0;
+			s->end = RECOVER_FC_END_READ;
+			s->end_off = 0;
+			break;
+		}
+		w.jblk = blk;
+		/* A block the scan reads records from. */
+		if (events &&
+		    (s->blocks || get_le16(buf + FC_TL_TAG) == FC_TAG_HEAD)) {
+			err = emit_simple(r, RECOVER_EV_FC_BLOCK, blk, 0);
+			if (err)
+				break;
+		}
+		if (!fc_scan_block(s, buf, events ? emit_tag : NULL, &w))
+			break;
+	}
+	r->st.fc_end_at = blk;
+	free(buf);
+	return err;
+}
+
+errcode_t fc_scan_area(struct recover_struct *r)
+{
+	struct fc_scan s;
+	errcode_t err;
+
+	if (!(r->sb.pub.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) ||
+	    !r->sb.pub.num_fc_blocks || !r->sb.pub.start || r->st.error)
+		return 0;
+	r->st.fc_tid = r->st.end_tid;
+	err = walk_area(r, &s, 0, 0);
+	if (err)
+		return err;
+	r->st.fc_end = s.end;
+	err = fc_scan_verdict(&s, &r->st.fc_state);
+	if (err)
+		return err;
+	r->st.fc_tags = s.valid;
+	r->st.fc_blocks = s.valid_blocks;
+	r->st.fc_commits = s.commits;
+	if (r->event) {
+		struct fc_scan again;
+
+		err = walk_area(r, &again, s.valid, 1);
+		if (!err && again.interrupted)
+			err = RECOVER_ET_INTERRUPTED;
+		if (!err)
+			err = emit_simple(r, RECOVER_EV_FC_END, r->st.fc_end_at,
+					  s.valid);
+	}
+	return err;
+}
