@@ -33,7 +33,7 @@ NCASES=$((NCASES + 1))
 for s in $(grep '^recover_' listed); do
 	grep -q "[ *]$s(" "$top_srcdir/lib/librecover.h" ||
 		fail "$s is exported but not declared in librecover.h"
-	grep -q "$s" "$top_srcdir/man/librecover.3" ||
+	grep -q "$s" "$top_srcdir/man/librecover.3.in" ||
 		fail "$s is exported but librecover(3) does not name it"
 done
 

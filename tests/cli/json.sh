@@ -34,7 +34,7 @@
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 need_jq
-MAN=$top_srcdir/man/jrecover.8
+MAN=$top_srcdir/man/jrecover.8.in
 
 # --- the schema, as this test reads jrecover(8) --------------------------------
 # The report of a replay or dry run ("replay"), of -i ("info"), and the

@@ -4,7 +4,9 @@
 # linking.sh --- the library links the way librecover(3) says, as an
 # outside program would build against an installed copy:
 #  - `make install DESTDIR=...` puts the headers in include/librecover/,
-#    librecover.pc in lib/pkgconfig/ and no libtool archive (.la);
+#    librecover.pc in lib/pkgconfig/ and no libtool archive (.la), a man
+#    page for each exported function (a .so link to librecover(3)), and
+#    the version configure put in the man pages;
 #  - contrib/fsck-example.c builds with exactly the command its header and
 #    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
 #    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
@@ -43,6 +45,17 @@ for f in include/librecover.h include/recover_err.h; do
 	[ -e "$ROOT/$f" ] && fail "$f is installed at the top of includedir"
 done
 [ -f "$LIBDIR/librecover.so" ] || fail "librecover.so is not in $LIBDIR"
+# Every exported function has a man page of its own (pointing to
+# librecover(3)), and the pages carry this version.
+for s in $(sed -n 's/^[[:space:]]*\(recover_[a-z_]*\);.*/\1/p' "$top_srcdir/lib/librecover.sym"); do
+	grep -qx '.so man3/librecover.3' "$ROOT/share/man/man3/$s.3" 2>/dev/null ||
+		fail "no man page $s.3 pointing to librecover(3)"
+done
+for m in man8/jrecover.8 man3/librecover.3; do
+	sed -n 2p "$ROOT/share/man/$m" | grep -q "\"librecover $(sed -n 's/^Version: //p' "$top_builddir/lib/librecover.pc")\"" ||
+		fail "$m does not carry the version: $(sed -n 2p "$ROOT/share/man/$m")"
+	grep -q '@PACKAGE' "$ROOT/share/man/$m" && fail "$m holds an unsubstituted @PACKAGE_...@"
+done
 [ -e "$LIBDIR/librecover.la" ] && fail "a libtool archive is installed"
 
 mkdir -p pc
@@ -59,7 +72,7 @@ doc=$(sed -n 's/^ \*  *\(cc fsck-example\.c.*\)$/\1/p' \
 [ "$doc" = 'cc fsck-example.c $(pkg-config --cflags --libs librecover)' ] ||
 	fail "fsck-example.c documents '$doc', not the command tested here"
 grep -q 'cc prog.c $(pkg\\-config \\-\\-cflags \\-\\-libs librecover)' \
-	"$top_srcdir/man/librecover.3" ||
+	"$top_srcdir/man/librecover.3.in" ||
 	fail "librecover(3) does not give the build command tested here"
 
 NCASES=$((NCASES + 1))

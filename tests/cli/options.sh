@@ -10,7 +10,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
-MAN=$top_srcdir/man/jrecover.8
+MAN=$top_srcdir/man/jrecover.8.in
 [ -f "$MAN" ] || die "$MAN missing"
 
 # Both lists come out as lines "SHORT LONG ARG": SHORT is "-x" or "-" when
