@@ -93,6 +93,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTIONS] DEVICE|IMAGE\n"
+"       %s -i|-l|-s FILE [OPTIONS] DUMP|-j DUMP   (a saved journal on its own)\n"
 "Replay the jbd2 journal of an ext3/ext4 filesystem, as e2fsck would.\n"
 "\n"
 "  -n, --dry-run        read and check everything, write nothing\n"
@@ -120,7 +121,7 @@ static void usage(FILE *f)
 "Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
 "left, 8 operational error, 16 usage error, 32 interrupted; -n exits as the\n"
 "replay would (0, 1, 4 or 8).\n",
-		prog);
+		prog, prog);
 }
 
 static double now(void)
@@ -1020,7 +1021,7 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");
-		json_str(c->device);
+		json_fs(c);
 		printf(",\"exit\":%d,\"error\":",
 		       err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR);
 		json_str(error_message(err));
