@@ -408,8 +408,8 @@ typedef int (*recover_event_fn)(void *data, const struct recover_event *ev);
  * revoke block, revoke record and commit block as the scan meets them;
  * then, once the scan is over and the fates are known, once for every tag
  * of the replayed transactions, in log order (RECOVER_EV_FATE: what a
- * replay would do with it; with data checksums, the data blocks are read
- * once more, in order, to check them); then once at the end.  Streams:
+ * replay would do with it; the data blocks not revoked are read once
+ * more, in order, as the replay reads them); then once at the end.  Streams:
  * nothing is held back for the calls beyond the tags the scan keeps.
  * Returns: as recover_scan(); RECOVER_ET_ALREADY_DONE if the journal was
  * scanned already.

@@ -40,7 +40,6 @@ static errcode_t emit_fate(struct recover_struct *r, const struct jtag *t,
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 {
 	const struct jsuper *sb = &r->sb;
-	int csum = sb->csum_v2 || sb->csum_v3;
 	uint64_t end = r->fs ? ext2fs_blocks_count(r->fs->super) : 0;
 	const unsigned char *data;
 	unsigned char *fate;
@@ -75,15 +74,15 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 			fate[i] = RECOVER_FATE_PAST_END;
 			continue;
 		}
-		if (csum) {
-			if (jreader_get(rd, t->jblk, &data)) {
-				fate[i] = RECOVER_FATE_UNREADABLE;
-				continue;
-			}
-			if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum)) {
-				fate[i] = RECOVER_FATE_BAD_CSUM;
-				continue;
-			}
+		/* Read as the replay reads it: an unreadable copy is
+		 * skipped whether or not there is a checksum to check. */
+		if (jreader_get(rd, t->jblk, &data)) {
+			fate[i] = RECOVER_FATE_UNREADABLE;
+			continue;
+		}
+		if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum)) {
+			fate[i] = RECOVER_FATE_BAD_CSUM;
+			continue;
 		}
 		fate[i] = RECOVER_FATE_WRITTEN;
 		err = rtable_add(&last, t->fsblk, (uint32_t)i, &slot, &added);
