@@ -1235,7 +1235,8 @@ static int run(struct cli *c)
 		err = recover_open(c->device, &c->opts, &r);
 		if (err && c->error_about == RECOVER_ABOUT_FS &&
 		    is_dump(c->device)) {
-			if (c->mode == MODE_REPLAY)
+			/* A replay, or another journal given with -j. */
+			if (c->mode == MODE_REPLAY || c->opts.journal_path)
 				return refuse_dump(c->device);
 			c->dump_alone = 1;
 			err = recover_open_journal(c->device, &c->opts, &r);

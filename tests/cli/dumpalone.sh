@@ -22,7 +22,8 @@
 #  - a corrupt revoke block in a committed transaction: every tag
 #    "not_replayed", as the replay (exit 8) writes none;
 #  - a replay or -n of a dump alone, as DEVICE or as -j without a DEVICE
-#    (with -z too): refused with exit 16 and a message naming -j; a file
+#    (with -z too), or -i with the dump as DEVICE and a -j journal:
+#    refused with exit 16 and a message naming -j; a file
 #    that is neither a filesystem nor a dump: exit 8 (RECOVER_ET_NOT_DUMP
 #    with -j alone);
 #  - -s of a dump alone writes a copy of it;
@@ -195,7 +196,8 @@ for fmt in 4k-64-v3 1k-32-none; do
 	[ "$(sha256_of copy.dump)" = "$dsum" ] || fail "plan-$fmt: -s DUMP did not copy the dump"
 
 	# A replay or -n of the dump alone: a usage error naming -j.
-	for args in "$dump" "-n $dump" "-j $dump" "-n -j $dump" "-z undo.e2undo $dump" "--json $dump"; do
+	for args in "$dump" "-n $dump" "-j $dump" "-n -j $dump" "-z undo.e2undo $dump" "--json $dump" \
+		    "-i -j $dump $dump"; do
 		# shellcheck disable=SC2086
 		jr r.out r.err $args
 		[ "$RUN_RC" -eq 16 ] || fail "plan-$fmt: jrecover $args exited $RUN_RC, not 16"
