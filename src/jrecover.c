@@ -1199,16 +1199,22 @@ static void report_save(const struct cli *c, const struct recover_super *sb,
 /*
  * A path that is no filesystem but starts with a journal superblock is a
  * saved journal: -i, -l and -s read it on its own; a replay or -n needs
- * the filesystem to go with it.
+ * the filesystem to go with it.  A dump the library then refuses (a bad
+ * superblock checksum, say) is still a dump: its refusal is the one to
+ * report, not the filesystem's bad magic.
  */
 static int is_dump(const char *path)
 {
 	recover_t r;
+	errcode_t err = recover_open_journal(path, NULL, &r);
 
-	if (recover_open_journal(path, NULL, &r))
-		return 0;
-	recover_close(r);
-	return 1;
+	if (!err) {
+		recover_close(r);
+		return 1;
+	}
+	return err != RECOVER_ET_NOT_DUMP &&
+	       err - ERROR_TABLE_BASE_rcvr >= 0 &&
+	       err - ERROR_TABLE_BASE_rcvr < 256;
 }
 
 static int refuse_dump(const char *path)

@@ -26,6 +26,9 @@
 #    refused with exit 16 and a message naming -j; a file
 #    that is neither a filesystem nor a dump: exit 8 (RECOVER_ET_NOT_DUMP
 #    with -j alone);
+#  - a dump whose superblock checksum fails, read alone: the checksum
+#    error (exit 8), not the filesystem's bad magic; a replay of it alone
+#    is still a usage error (16);
 #  - -s of a dump alone writes a copy of it;
 #  - nothing is ever written to the dump or the image (sha256 before and
 #    after every run).
@@ -269,6 +272,35 @@ jq_is -s fails.l '[.[] | select(.type == "fate")] | length' 1 "fails: -l DUMP fa
 jrecover -n fails.img
 [ "$RUN_RC" -eq 8 ] || fail "fails: jrecover -n IMG exited $RUN_RC, not 8"
 [ "$NFAIL" -eq "$nfail" ] && say "=== case fails: ok" || say "=== case fails: FAILED"
+
+# --- a damaged dump: its own error, not the filesystem's ---------------------------
+NCASES=$((NCASES + 1))
+say ""
+say "=== case badsb"
+# shellcheck disable=SC2086
+mkimg badsb.img 16M $FMT_MKFS
+B=$(free_blocks badsb.img 1)
+jw badsb.img <<-EOF
+features revoke 64bit csum3
+badsbcsum
+txn
+log $B
+commit
+EOF
+debugfs -R "dump <8> badsb.dump" badsb.img 2>/dev/null
+bsum=$(sha256_of badsb.dump)
+jr bad.fs bad.fserr -i -j badsb.dump badsb.img
+[ "$RUN_RC" -eq 8 ] || fail "badsb: -i -j DUMP IMG exited $RUN_RC, not 8"
+for args in "-i badsb.dump" "-l -j badsb.dump"; do
+	# shellcheck disable=SC2086
+	jr bad.out bad.err $args
+	[ "$RUN_RC" -eq 8 ] || fail "badsb: jrecover $args exited $RUN_RC, not 8"
+	grep -q "Journal superblock checksum does not match" bad.err ||
+		fail "badsb: jrecover $args does not give the dump's own error"
+done
+jrecover badsb.dump
+[ "$RUN_RC" -eq 16 ] || fail "badsb: jrecover DUMP exited $RUN_RC, not 16"
+unchanged "badsb: jrecover" badsb.dump "$bsum"
 
 # --- neither a filesystem nor a dump ---------------------------------------------
 NCASES=$((NCASES + 1))
