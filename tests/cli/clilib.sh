@@ -10,6 +10,7 @@
 #   jq_is [-s] FILE FILTER WANT WHAT   a jq value must be WANT
 #   jq_true FILE FILTER WHAT      a jq condition must hold
 #   logdump_norm IMG [JDEV]       debugfs's logdump -a, normalized
+#   logdump_norm_text             the same, of logdump output on stdin
 #   list_norm FILE                jrecover -l --json, normalized the same way
 #
 # Variables start with _c to stay out of the way of lib.sh's and the
@@ -85,7 +86,12 @@ logdump_norm() {
 		debugfs -R "logdump -a -f $2" "$1" 2>/dev/null
 	else
 		debugfs -R "logdump -a" "$1" 2>/dev/null
-	fi | head -c 16000000 | awk '
+	fi | head -c 16000000 | logdump_norm_text
+}
+
+# logdump_norm_text: the same, of logdump's output on stdin.
+logdump_norm_text() {
+	awk '
 	/^Found expected sequence .* type 1 \(descriptor block\)/ {
 		tid = $4; sub(/,$/, "", tid); print "D", tid, $NF; next }
 	/^Found expected sequence .* type 2 \(commit block\)/ {

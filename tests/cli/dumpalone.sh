@@ -8,7 +8,8 @@
 #    filesystem the dump was saved from (and of -j DUMP IMG), in every
 #    journal field, text and JSON; "filesystem" is null in JSON and the
 #    text says the dump is a saved journal with no filesystem; -l's text
-#    and JSON listings agree;
+#    and JSON listings agree, and -l says what debugfs's logdump -f says
+#    of the dump with no filesystem open;
 #  - the plan against e2fsck: on a journal with a block logged twice, a
 #    revoke record cancelling an earlier copy and a later copy past it,
 #    an escaped block, bad data checksums (one on the later of two copies,
@@ -152,6 +153,16 @@ for fmt in 4k-64-v3 1k-32-none; do
 		{ sed 's/^/    /' lt.diff; fail "plan-$fmt: -l DUMP text (+) and JSON (-) differ"; }
 	LIBRECOVER_FULL_REVOKE=1 $TIMEOUT "$JRECOVER" -l --json "$dump" > full.l 2>&1
 	cmp -s alone.l full.l || fail "plan-$fmt: LIBRECOVER_FULL_REVOKE=1 changes -l"
+
+	# Against debugfs's own reading of the dump alone (logdump -f with
+	# no filesystem open), as list.sh compares -l with logdump.
+	debugfs -R "logdump -a -f $dump" 2>/dev/null > ld.raw
+	grep -q '^Found expected sequence' ld.raw ||
+		die "plan-$fmt: logdump -f shows nothing"
+	logdump_norm_text < ld.raw > ld.norm
+	list_norm alone.l > ld.list
+	diff -u ld.norm ld.list > ld.diff ||
+		{ sed 's/^/    /' ld.diff; fail "plan-$fmt: -l DUMP (+) and logdump -f DUMP (-) differ"; }
 
 	# The fates the journal above must get.
 	jq -r 'select(.type == "fate") | "\(.tid) \(.fs_block - '"$B"') \(.fate) \(.by_tid)"' \
