@@ -1212,7 +1212,8 @@ static int is_dump(const char *path)
 		recover_close(r);
 		return 1;
 	}
-	return err != RECOVER_ET_NOT_DUMP &&
+	/* Refused before its first block was read: nothing known. */
+	return err != RECOVER_ET_NOT_DUMP && err != RECOVER_ET_BUSY &&
 	       err - ERROR_TABLE_BASE_rcvr >= 0 &&
 	       err - ERROR_TABLE_BASE_rcvr < 256;
 }
@@ -1240,6 +1241,7 @@ static int run(struct cli *c)
 	} else {
 		err = recover_open(c->device, &c->opts, &r);
 		if (err && c->error_about == RECOVER_ABOUT_FS &&
+		    err != RECOVER_ET_MOUNTED && err != RECOVER_ET_BUSY &&
 		    is_dump(c->device)) {
 			/* A replay, or another journal given with -j. */
 			if (c->mode == MODE_REPLAY || c->opts.journal_path)
