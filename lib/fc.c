@@ -139,6 +139,7 @@ static int emit_tag(void *data, const struct fc_tag *t, int valid)
 	struct recover_event ev;
 
 	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
 	ev.type = RECOVER_EV_FC_TAG;
 	ev.tid = (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
 		 t->tid : r->st.fc_tid;
@@ -164,6 +165,7 @@ static errcode_t emit_simple(struct recover_struct *r,
 	struct recover_event ev;
 
 	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
 	ev.type = type;
 	ev.tid = r->st.fc_tid;
 	ev.jblock = jblock;

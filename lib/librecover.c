@@ -145,23 +145,29 @@ static void clear_garbage_fields(struct recover_struct *r)
 	unsigned char *raw = r->jsb_raw;
 	uint32_t nr = get_be32(raw + JSB_NR_USERS);
 
+	/* A dump on its own is a journal inode's contents: internal. */
 	if (r->src.kind == RECOVER_SRC_DEVICE ||
-	    !uuid_null(r->fs->super->s_journal_uuid) ||
+	    (r->fs && !uuid_null(r->fs->super->s_journal_uuid)) ||
 	    get_be32(raw + JBD2_HDR_MAGIC) != JBD2_MAGIC ||
 	    get_be32(raw + JBD2_HDR_BLOCKTYPE) != JBD2_SUPERBLOCK_V2 || nr <= 1)
 		return;
-	memset(raw + JSB_V1_SIZE, 0, r->fs->blocksize - JSB_V1_SIZE);
+	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
 	r->st.garbage_nr_users = nr;
 }
 
 static errcode_t open_journal(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
-	struct ext2_super_block *es = fs->super;
+	struct ext2_super_block *es = fs ? fs->super : NULL;
 	int rw = !(r->opts.flags & RECOVER_FL_DRY_RUN);
 	errcode_t err;
 
-	if (r->journal_path) {
+	if (!fs) {
+		err = jsource_open_dump(&r->src, r->journal_path,
+					unix_io_manager);
+		if (err)
+			return err;
+	} else if (r->journal_path) {
 		err = jsource_open_path(&r->src, r->journal_path,
 					unix_io_manager, fs->blocksize, rw);
 		if (!err && r->src.kind == RECOVER_SRC_DEVICE)
@@ -179,7 +185,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		r->st.journal_inode_backup = r->src.from_backup;
 	}
 
-	r->jsb_raw = malloc(fs->blocksize);
+	r->jsb_raw = malloc(r->src.blocksize);
 	if (!r->jsb_raw)
 		return ENOMEM;
 	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
@@ -188,7 +194,7 @@ static errcode_t open_journal(struct recover_struct *r)
 	if (err)
 		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
 	clear_garbage_fields(r);
-	err = jbd2_decode_super(r->jsb_raw, fs->blocksize, &r->sb);
+	err = jbd2_decode_super(r->jsb_raw, r->src.blocksize, &r->sb);
 	if (err)
 		return err;
 	r->sb.pub.source = r->src.kind;
@@ -207,6 +213,8 @@ static errcode_t open_journal(struct recover_struct *r)
 	}
 
 	/* Is this journal the filesystem's? */
+	if (!fs)
+		return 0;
 	if (r->src.kind == RECOVER_SRC_DEVICE &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
 	    !(r->opts.flags & RECOVER_FL_FORCE))
@@ -458,6 +466,38 @@ errcode_t recover_open_fs(ext2_filsys fs,
 	return finish_open(r, ret);
 }
 
+/*
+ * A dump on its own: no filesystem is opened, and nothing is ever written
+ * (the dump is opened read-only whatever the flags say).
+ */
+errcode_t recover_open_journal(const char *path,
+			       const struct recover_options *caller_opts,
+			       recover_t *ret)
+{
+	struct recover_options o, *opts = &o;
+	struct recover_struct *r;
+	errcode_t err;
+
+	*ret = NULL;
+	err = load_options(&o, caller_opts);
+	if (err)
+		return err;
+	o.journal_path = path;
+	o.flags |= RECOVER_FL_DRY_RUN;
+	err = new_handle(&o, &r);
+	if (err)
+		return about(opts, RECOVER_ABOUT_NONE, err);
+	mmp_publish(r);
+	err = open_journal(r);
+	if (err) {
+		about(opts, RECOVER_ABOUT_JOURNAL, err);
+		recover_close(r);
+		return err;
+	}
+	*ret = r;
+	return 0;
+}
+
 void recover_close(recover_t r)
 {
 	if (!r)
@@ -647,7 +687,8 @@ static errcode_t save_target(struct recover_struct *r, const char *path,
 		if (!*target)
 			return ENOMEM;
 	}
-	if (!S_ISREG(st.st_mode) || same_file(&st, r->fs->device_name) ||
+	if (!S_ISREG(st.st_mode) ||
+	    (r->fs && same_file(&st, r->fs->device_name)) ||
 	    same_file(&st, r->journal_path)) {
 		free(*target);
 		*target = NULL;
@@ -848,6 +889,8 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	errcode_t err;
 
 	*what = RECOVER_ABOUT_FS;
+	if (!r->fs)
+		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
 	*what = journal_about(r);

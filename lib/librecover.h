@@ -372,7 +372,24 @@ errcode_t recover_open(const char *device, const struct recover_options *opts,
 		       recover_t *ret);
 
 /*
- * recover_open_fs - the same, on a filesystem the caller has open (read-
+ * recover_open_journal - open a saved journal dump (the journal inode's
+ * contents in logical order, as recover_save() writes them) on its own,
+ * with no filesystem: the block size is the journal superblock's.  The
+ * dump is only read.  opts->journal_path is ignored; RECOVER_FL_DRY_RUN is
+ * implied.  recover_scan(), recover_walk(), recover_save(),
+ * recover_get_super() and recover_get_stats() work on the handle;
+ * recover_replay() returns RECOVER_ET_NO_FILESYSTEM.  Without a
+ * filesystem, tags naming blocks past its end cannot be found
+ * (RECOVER_EV_FATE says so), and a dump's UUID is not checked.
+ * Returns: 0 and *ret set, or an error code: RECOVER_ET_NOT_DUMP when
+ * path does not start with a journal superblock of a valid block size.
+ */
+errcode_t recover_open_journal(const char *path,
+			       const struct recover_options *opts,
+			       recover_t *ret);
+
+/*
+ * recover_open_fs - as recover_open(), on a filesystem the caller has open (read-
  * write unless RECOVER_FL_DRY_RUN), as an fsck tool holds it.  fs stays the
  * caller's: recover_close() does not close it.  A replay rewrites blocks and
  * the superblock under fs, so close and reopen fs after recover_replay()
@@ -442,6 +459,29 @@ enum recover_event_type {
 				 * fields, replayed = it is valid */
 	RECOVER_EV_FC_END,	/* jblock where the area's scan stopped, tid
 				 * expected, fc_end = why, count = valid records */
+	RECOVER_EV_FATE,	/* a tag of a replayed transaction, as for
+				 * RECOVER_EV_TAG, and fate: what a replay
+				 * does with it */
+};
+
+/*
+ * What a replay does with one logged copy (RECOVER_EV_FATE).  A replay
+ * writes the copies of the replayed transactions in log order, so of the
+ * copies of one filesystem block that are written, the last one stays.
+ */
+enum recover_fate {
+	RECOVER_FATE_NONE = 0,	/* not a RECOVER_EV_FATE event */
+	RECOVER_FATE_WRITTEN,	/* written, and what the block holds after */
+	RECOVER_FATE_REVOKED,	/* cancelled by a revoke record of
+				 * transaction fate_tid (the latest one) */
+	RECOVER_FATE_SUPERSEDED, /* written, then overwritten by the copy at
+				 * journal block fate_jblock, of fate_tid */
+	RECOVER_FATE_BAD_CSUM,	/* skipped: its data checksum fails */
+	RECOVER_FATE_UNREADABLE, /* skipped: its journal block cannot be read */
+	RECOVER_FATE_PAST_END,	/* names a block past the filesystem's end:
+				 * the replay refuses the whole log */
+	RECOVER_FATE_NOT_REPLAYED, /* recovery fails (recover_stats.error):
+				 * nothing of the log is written */
 };
 
 struct recover_event {
@@ -475,6 +515,12 @@ struct recover_event {
 	const char	*name;
 	unsigned int	name_len;
 	enum recover_fc_end fc_end;	/* RECOVER_EV_FC_END */
+	enum recover_fate fate;		/* RECOVER_EV_FATE */
+	unsigned int	fate_tid;	/* REVOKED, SUPERSEDED: see above */
+	unsigned long long fate_jblock;	/* SUPERSEDED: the copy written last */
+	/* RECOVER_EV_FATE: nonzero when no filesystem is known
+	 * (recover_open_journal()), so that PAST_END cannot be told */
+	int		no_filesystem;
 };
 
 /* Returns nonzero to stop the walk (RECOVER_ET_INTERRUPTED). */
@@ -482,8 +528,12 @@ typedef int (*recover_event_fn)(void *data, const struct recover_event *ev);
 
 /*
  * recover_walk - recover_scan(), calling fn for every descriptor, tag,
- * revoke block, revoke record and commit block as the scan meets them,
- * then once at the end.  Streams: nothing is held back for the calls.
+ * revoke block, revoke record and commit block as the scan meets them;
+ * then, once the scan is over and the fates are known, once for every tag
+ * of the replayed transactions, in log order (RECOVER_EV_FATE: what a
+ * replay would do with it; the data blocks not revoked are read once
+ * more, in order, as the replay reads them); then once at the end.  Streams:
+ * nothing is held back for the calls beyond the tags the scan keeps.
  * Returns: as recover_scan(); RECOVER_ET_ALREADY_DONE if the journal was
  * scanned already.
  */

@@ -109,6 +109,9 @@ errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
 errcode_t jsource_open_path(struct jsource *s, const char *path,
 			    io_manager manager, unsigned int blocksize,
 			    int rw);
+/* A dump on its own (no filesystem): its superblock gives the block size. */
+errcode_t jsource_open_dump(struct jsource *s, const char *path,
+			    io_manager manager);
 errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 		       void *buf);
 errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
@@ -163,7 +166,7 @@ struct jtag {
 };
 
 struct recover_struct {
-	ext2_filsys	fs;
+	ext2_filsys	fs;		/* NULL: recover_open_journal() */
 	int		own_fs;		/* recover_open() opened fs */
 	recover_event_fn event;		/* recover_walk()'s callback */
 	void		*event_data;
@@ -199,7 +202,18 @@ struct recover_struct {
 /* A library struct out into a caller's that says its size (librecover.c). */
 void recover_copy_out(void *dst, const void *src, size_t lib_size);
 
+/* A revoke record of the tag's transaction or a later one cancels it. */
+static inline int recovery_revoked(const struct recover_struct *r,
+				   const struct jtag *t)
+{
+	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
+
+	return v && tid_geq(*v, t->tid);
+}
+
 errcode_t recovery_scan(struct recover_struct *r);
+/* recover_walk(): what a replay does with each kept tag (plan.c). */
+errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);
 errcode_t recovery_restore_inode(struct recover_struct *r);
 
 /* ---- the fast-commit area (fc.c) ---------------------------------------- */
@@ -258,7 +272,6 @@ errcode_t fc_replay_commit(struct recover_struct *r);
 void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 /* Is this logged copy cancelled by a revoke record? */
-int recovery_revoked(const struct recover_struct *r, const struct jtag *t);
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
 

@@ -612,18 +612,6 @@ errcode_t recovery_scan(struct recover_struct *r)
 	if (err)
 		goto out;
 	err = scan_log(&s);
-	if (!err && r->event) {
-		struct recover_event ev;
-
-		memset(&ev, 0, sizeof(ev));
-		ev.size = sizeof(ev);
-		ev.type = RECOVER_EV_END;
-		ev.tid = r->st.end_at.tid;
-		ev.jblock = r->st.end_at.jblock;
-		ev.end = r->st.end_reason;
-		if (r->event(r->event_data, &ev))
-			err = RECOVER_ET_INTERRUPTED;
-	}
 	if (!err)
 		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
 					r->st.log_blocks);
@@ -639,6 +627,21 @@ errcode_t recovery_scan(struct recover_struct *r)
 		goto out;
 	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
 		err = revoke_pass(r, &s.rd);
+	/* recover_walk(): the fates, once final, then the end. */
+	if (!err)
+		err = recovery_plan(r, &s.rd);
+	if (!err && r->event) {
+		struct recover_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.size = sizeof(ev);
+		ev.type = RECOVER_EV_END;
+		ev.tid = r->st.end_at.tid;
+		ev.jblock = r->st.end_at.jblock;
+		ev.end = r->st.end_reason;
+		if (r->event(r->event_data, &ev))
+			err = RECOVER_ET_INTERRUPTED;
+	}
 	r->st.revoke_kept = rtable_count(&r->rt);
 	r->st.table_bytes = rtable_bytes(&r->rt);
 	r->scanned = 1;
@@ -647,18 +650,6 @@ out:
 	free(s.desc);
 	jreader_free(&s.rd);
 	return err;
-}
-
-static int revoked(const struct recover_struct *r, const struct jtag *t)
-{
-	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
-
-	return v && tid_geq(*v, t->tid);
-}
-
-int recovery_revoked(const struct recover_struct *r, const struct jtag *t)
-{
-	return revoked(r, t);
 }
 
 /* Tags naming a block past the filesystem's end are refused up front. */
@@ -670,7 +661,7 @@ static errcode_t check_tags(struct recover_struct *r)
 
 	for (i = 0; i < r->ntags; i++) {
 		t = &r->tags[i];
-		if (t->fsblk >= end && !revoked(r, t)) {
+		if (t->fsblk >= end && !recovery_revoked(r, t)) {
 			set_error(r, RECOVER_ET_TAG_PAST_END, t->jblk, t->fsblk,
 				  t->tid);
 			return RECOVER_ET_TAG_PAST_END;
@@ -711,7 +702,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 		err = recovery_progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
 		if (err)
 			goto out;
-		if (revoked(r, tag)) {
+		if (recovery_revoked(r, tag)) {
 			r->st.revoked++;
 			continue;
 		}

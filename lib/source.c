@@ -270,6 +270,59 @@ fail:
 	return err;
 }
 
+/*
+ * A dump with no filesystem beside it: the block size is the one its
+ * journal superblock (block 0) gives, read from the first 1024 bytes,
+ * which hold every field the decoding needs to start with.
+ */
+errcode_t jsource_open_dump(struct jsource *s, const char *path,
+			    io_manager manager)
+{
+	unsigned char hdr[SUPERBLOCK_SIZE];
+	uint32_t type, bs;
+	blk64_t size;
+	errcode_t err;
+
+	memset(s, 0, sizeof(*s));
+	err = manager->open(path, IO_FLAG_EXCLUSIVE, &s->io);
+	if (err == EBUSY || err == EEXIST)
+		return RECOVER_ET_BUSY;
+	if (err)
+		return err;
+	s->own_io = 1;
+	err = io_channel_set_blksize(s->io, SUPERBLOCK_SIZE);
+	if (!err)
+		err = io_channel_read_blk64(s->io, 0, 1, hdr);
+	if (err == EXT2_ET_SHORT_READ) {
+		err = RECOVER_ET_NOT_DUMP;
+		goto fail;
+	}
+	if (err)
+		goto fail;
+	type = get_be32(hdr + JBD2_HDR_BLOCKTYPE);
+	bs = get_be32(hdr + JSB_BLOCKSIZE);
+	if (get_be32(hdr + JBD2_HDR_MAGIC) != JBD2_MAGIC ||
+	    (type != JBD2_SUPERBLOCK_V1 && type != JBD2_SUPERBLOCK_V2) ||
+	    bs < 1024 || bs > 65536 || (bs & (bs - 1))) {
+		err = RECOVER_ET_NOT_DUMP;
+		goto fail;
+	}
+	err = io_channel_set_blksize(s->io, bs);
+	if (err)
+		goto fail;
+	s->blocksize = bs;
+	s->kind = RECOVER_SRC_DUMP;
+	s->sb_block = 0;
+	err = ext2fs_get_device_size2(path, bs, &size);
+	if (err)
+		goto fail;
+	s->blocks = size;
+	return 0;
+fail:
+	jsource_close(s);
+	return err;
+}
+
 /* Map journal block blk to the device; *n is capped at the run's end. */
 static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 		     unsigned int *n)

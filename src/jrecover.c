@@ -85,12 +85,15 @@ struct cli {
 	unsigned int	list_sep;	/* -l --json: objects printed */
 	enum recover_about error_about;	/* set by the library on failure */
 	struct recover_mmp mmp;		/* the MMP block, as the library saw it */
+	int		dump_alone;	/* device is a saved journal on its own */
+	int		plan_started;	/* -l: the "Replay plan" header is out */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTIONS] DEVICE|IMAGE\n"
+"       %s -i|-l|-s FILE [OPTIONS] DUMP|-j DUMP   (a saved journal on its own)\n"
 "Replay the jbd2 journal of an ext3/ext4 filesystem, as e2fsck would.\n"
 "\n"
 "  -n, --dry-run        read and check everything, write nothing\n"
@@ -118,7 +121,7 @@ static void usage(FILE *f)
 "Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
 "left, 8 operational error, 16 usage error, 32 interrupted; -n exits as the\n"
 "replay would (0, 1, 4 or 8).\n",
-		prog);
+		prog, prog);
 }
 
 static double now(void)
@@ -649,11 +652,27 @@ static void json_mmp(const struct cli *c)
 
 /* ---- -i ------------------------------------------------------------------ */
 
+/* The "filesystem" of a JSON object: null for a dump on its own. */
+static void json_fs(const struct cli *c)
+{
+	if (c->dump_alone)
+		printf("null");
+	else
+		json_str(c->device);
+}
+
 static void print_info(const struct cli *c, const struct recover_super *sb,
 		       const struct recover_stats *st)
 {
-	printf("Filesystem:               %s\n", c->device);
-	printf("needs_recovery:           %s\n", st->needs_recovery ? "yes" : "no");
+	if (c->dump_alone)
+		printf("Filesystem:               none: %s is a saved journal on "
+		       "its own (tags past the filesystem's end not checked)\n",
+		       c->device);
+	else {
+		printf("Filesystem:               %s\n", c->device);
+		printf("needs_recovery:           %s\n",
+		       st->needs_recovery ? "yes" : "no");
+	}
 	printf("Journal source:           %s\n", source_name(sb->source));
 	if (st->journal_inode_backup)
 		printf("Journal inode:            invalid; read through the "
@@ -761,9 +780,9 @@ static void json_info(const struct cli *c, const struct recover_super *sb,
 		      const struct recover_stats *st)
 {
 	printf("{\"filesystem\":");
-	json_str(c->device);
+	json_fs(c);
 	printf(",\"needs_recovery\":%s,\"journal_inode_backup\":%s,",
-	       st->needs_recovery ? "true" : "false",
+	       c->dump_alone ? "null" : st->needs_recovery ? "true" : "false",
 	       st->journal_inode_backup ? "true" : "false");
 	json_super(sb);
 	printf(",");
@@ -913,11 +932,61 @@ static void list_fc_tag(const struct cli *c, const struct recover_event *ev)
 	printf("%s\n", ev->replayed ? "" : " (not valid)");
 }
 
+/* -l: what a replay does with a tag (RECOVER_EV_FATE). */
+static const char *fate_names[] = { "", "written", "revoked", "superseded",
+	"bad_checksum", "unreadable", "past_end", "not_replayed" };
+
+static void json_fate(const struct recover_event *ev)
+{
+	printf(",\"fs_block\":%llu,\"flags\":%u,\"fate\":\"%s\"", ev->fsblock,
+	       ev->flags, fate_names[ev->fate]);
+	if (ev->fate == RECOVER_FATE_REVOKED ||
+	    ev->fate == RECOVER_FATE_SUPERSEDED)
+		printf(",\"by_tid\":%u", ev->fate_tid);
+	else
+		printf(",\"by_tid\":null");
+	if (ev->fate == RECOVER_FATE_SUPERSEDED)
+		printf(",\"by_block\":%llu", ev->fate_jblock);
+	else
+		printf(",\"by_block\":null");
+	printf(",\"end_checked\":%s", ev->no_filesystem ? "false" : "true");
+}
+
+static void print_fate(const struct recover_event *ev)
+{
+	printf("  FS block %llu from journal block %llu (transaction %u): ",
+	       ev->fsblock, ev->jblock, ev->tid);
+	switch (ev->fate) {
+	case RECOVER_FATE_REVOKED:
+		printf("revoked by transaction %u\n", ev->fate_tid);
+		break;
+	case RECOVER_FATE_SUPERSEDED:
+		printf("superseded by the copy in transaction %u (journal "
+		       "block %llu)\n", ev->fate_tid, ev->fate_jblock);
+		break;
+	case RECOVER_FATE_BAD_CSUM:
+		printf("bad checksum, skipped\n");
+		break;
+	case RECOVER_FATE_UNREADABLE:
+		printf("unreadable, skipped\n");
+		break;
+	case RECOVER_FATE_PAST_END:
+		printf("past the filesystem's end: the replay refuses the log\n");
+		break;
+	case RECOVER_FATE_NOT_REPLAYED:
+		printf("not replayed: recovery fails\n");
+		break;
+	default:
+		printf("written\n");
+		break;
+	}
+}
+
 static int list_event(void *data, const struct recover_event *ev)
 {
 	static const char *types[] = { "", "descriptor", "tag", "revoke_block",
 				       "revoke", "commit", "end", "fc_block",
-				       "fc_tag", "fc_end" };
+				       "fc_tag", "fc_end", "fate" };
 	struct cli *c = data;
 
 	if (interrupted)
@@ -953,6 +1022,9 @@ static int list_event(void *data, const struct recover_event *ev)
 			break;
 		case RECOVER_EV_END:
 			printf(",\"end\":\"%s\"", end_name(ev->end));
+			break;
+		case RECOVER_EV_FATE:
+			json_fate(ev);
 			break;
 		case RECOVER_EV_FC_END:
 			printf(",\"end\":\"%s\",\"valid_tags\":%llu",
@@ -996,6 +1068,13 @@ static int list_event(void *data, const struct recover_event *ev)
 	case RECOVER_EV_END:
 		printf("Log ends at journal block %llu, expecting transaction %u: %s\n",
 		       ev->jblock, ev->tid, end_reason(ev->end));
+		break;
+	case RECOVER_EV_FATE:
+		if (!c->plan_started++)
+			printf("Replay plan%s:\n", ev->no_filesystem ?
+			       " (no filesystem: tags past its end not checked)" :
+			       "");
+		print_fate(ev);
 		break;
 	case RECOVER_EV_FC_BLOCK:
 		printf("Fast-commit block at journal block %llu\n", ev->jblock);
@@ -1144,7 +1223,7 @@ static int fail(struct cli *c, errcode_t err, const char *what,
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");
-		json_str(c->device);
+		json_fs(c);
 		printf(",\"exit\":%d,\"error\":",
 		       err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR);
 		json_str(error_message(err));
@@ -1318,7 +1397,7 @@ static void report_save(const struct cli *c, const struct recover_super *sb,
 {
 	if (c->json) {
 		printf("{\"filesystem\":");
-		json_str(c->device);
+		json_fs(c);
 		printf(",\"exit\":%d,\"saved\":", EXIT_CLEAN);
 		json_str(c->save_path);
 		printf(",\"bytes\":%llu,\"sha256\":\"%s\",", st->saved_bytes,
@@ -1336,6 +1415,36 @@ static void report_save(const struct cli *c, const struct recover_super *sb,
 
 /* ---- modes ----------------------------------------------------------------- */
 
+/*
+ * A path that is no filesystem but starts with a journal superblock is a
+ * saved journal: -i, -l and -s read it on its own; a replay or -n needs
+ * the filesystem to go with it.  A dump the library then refuses (a bad
+ * superblock checksum, say) is still a dump: its refusal is the one to
+ * report, not the filesystem's bad magic.
+ */
+static int is_dump(const char *path)
+{
+	recover_t r;
+	errcode_t err = recover_open_journal(path, NULL, &r);
+
+	if (!err) {
+		recover_close(r);
+		return 1;
+	}
+	/* Refused before its first block was read: nothing known. */
+	return err != RECOVER_ET_NOT_DUMP && err != RECOVER_ET_BUSY &&
+	       err - ERROR_TABLE_BASE_rcvr >= 0 &&
+	       err - ERROR_TABLE_BASE_rcvr < 256;
+}
+
+static int refuse_dump(const char *path)
+{
+	fprintf(stderr, "%s: %s is a saved journal, not a filesystem: name the "
+		"filesystem and give the dump with -j: %s -j %s DEVICE\n",
+		prog, path, prog, path);
+	return EXIT_USAGE;
+}
+
 static int run(struct cli *c)
 {
 	struct recover_super sb = RECOVER_INIT(struct recover_super);
@@ -1346,7 +1455,20 @@ static int run(struct cli *c)
 	int status;
 
 	c->opts.error_about = &c->error_about;
-	err = recover_open(c->device, &c->opts, &r);
+	if (c->dump_alone) {
+		err = recover_open_journal(c->device, &c->opts, &r);
+	} else {
+		err = recover_open(c->device, &c->opts, &r);
+		if (err && c->error_about == RECOVER_ABOUT_FS &&
+		    err != RECOVER_ET_MOUNTED && err != RECOVER_ET_BUSY &&
+		    is_dump(c->device)) {
+			/* A replay, or another journal given with -j. */
+			if (c->mode == MODE_REPLAY || c->opts.journal_path)
+				return refuse_dump(c->device);
+			c->dump_alone = 1;
+			err = recover_open_journal(c->device, &c->opts, &r);
+		}
+	}
 	if (err == RECOVER_ET_NO_JOURNAL && c->mode != MODE_SAVE) {
 		/* Nothing to replay, list or report: like a clean journal. */
 		if (c->json) {
@@ -1378,6 +1500,9 @@ static int run(struct cli *c)
 		report_save(c, &sb, &st);
 		return EXIT_CLEAN;
 	}
+	if (c->mode == MODE_LIST && c->dump_alone && !c->json && !c->quiet)
+		printf("%s: a saved journal (no filesystem): tags naming blocks "
+		       "past the filesystem's end cannot be told\n", c->device);
 	if (c->mode == MODE_LIST)
 		err = recover_walk(r, list_event, c);
 	else
@@ -1690,7 +1815,16 @@ int main(int argc, char **argv)
 		} else
 			c.progress_fd = (int)fd;
 	}
-	if (optind != argc - 1) {
+	/* -i, -l or -s with -j DUMP alone: the dump on its own. */
+	if (optind == argc && c.opts.journal_path &&
+	    c.mode == MODE_REPLAY && is_dump(c.opts.journal_path)) {
+		return refuse_dump(c.opts.journal_path);
+	} else if (optind == argc && c.opts.journal_path &&
+		   c.mode != MODE_REPLAY) {
+		c.device = c.opts.journal_path;
+		c.opts.journal_path = NULL;
+		c.dump_alone = 1;
+	} else if (optind != argc - 1) {
 		fprintf(stderr, "%s: expected one DEVICE or IMAGE\n", prog);
 		usage(stderr);
 		return EXIT_USAGE;
@@ -1699,7 +1833,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: -i, -l and -s exclude each other\n", prog);
 		return EXIT_USAGE;
 	}
-	c.device = argv[optind];
+	if (!c.dump_alone)
+		c.device = argv[optind];
 	if (c.save_path && strcmp(c.save_path, "-") &&
 	    check_out_path(&c, "-s", c.save_path, c.undo_path))
 		return EXIT_USAGE;

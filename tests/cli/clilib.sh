@@ -10,6 +10,7 @@
 #   jq_is [-s] FILE FILTER WANT WHAT   a jq value must be WANT
 #   jq_true FILE FILTER WHAT      a jq condition must hold
 #   logdump_norm IMG [JDEV]       debugfs's logdump -a, normalized
+#   logdump_norm_text             the same, of logdump output on stdin
 #   list_norm FILE                jrecover -l --json, normalized the same way
 #
 # Variables start with _c to stay out of the way of lib.sh's and the
@@ -85,7 +86,12 @@ logdump_norm() {
 		debugfs -R "logdump -a -f $2" "$1" 2>/dev/null
 	else
 		debugfs -R "logdump -a" "$1" 2>/dev/null
-	fi | head -c 16000000 | awk '
+	fi | head -c 16000000 | logdump_norm_text
+}
+
+# logdump_norm_text: the same, of logdump's output on stdin.
+logdump_norm_text() {
+	awk '
 	/^Found expected sequence .* type 1 \(descriptor block\)/ {
 		tid = $4; sub(/,$/, "", tid); print "D", tid, $NF; next }
 	/^Found expected sequence .* type 2 \(commit block\)/ {
@@ -136,6 +142,8 @@ list_full_json() {
 	elif .type == "commit" then
 		"C \(.tid) \(.block) \(.commit_sec) \(.commit_nsec) \(.replayed)"
 	elif .type == "end" then "E \(.tid) \(.block)"
+	elif .type == "fate" then
+		"F \(.tid) \(.block) \(.fs_block) \(.fate) \(.by_tid // "-") \(.by_block // "-")"
 	else "? \(.)" end'
 }
 
@@ -160,6 +168,20 @@ list_full_text() {
 	/^Log ends at journal block [0-9]+, expecting transaction [0-9]+: / {
 		b = $6; sub(/,$/, "", b); t = $9; sub(/:$/, "", t)
 		print "E", t, b; next }
+	/^Replay plan( \(no filesystem: tags past its end not checked\))?:$/ { next }
+	/^  FS block [0-9]+ from journal block [0-9]+ \(transaction [0-9]+\): / {
+		t = $9; sub(/\):$/, "", t); f = $0; sub(/^[^:]*: /, "", f)
+		bt = "-"; bb = "-"
+		if (f ~ /^written$/) f = "written"
+		else if (f ~ /^revoked by transaction [0-9]+$/) { bt = $NF; f = "revoked" }
+		else if (f ~ /^superseded by the copy in transaction [0-9]+ \(journal block [0-9]+\)$/) {
+			bt = $(NF - 3); bb = $NF; sub(/\)$/, "", bb); f = "superseded" }
+		else if (f == "bad checksum, skipped") f = "bad_checksum"
+		else if (f == "unreadable, skipped") f = "unreadable"
+		else if (f ~ /^past the filesystem.s end/) f = "past_end"
+		else if (f == "not replayed: recovery fails") f = "not_replayed"
+		print "F", t, $7, $3, f, bt, bb; next }
+	/^[^ ].*: a saved journal \(no filesystem\): / { next }
 	{ print "? " $0 }
 	function hex(h,    n, i) {
 		h = tolower(h); sub(/^0x/, "", h); n = 0

@@ -21,7 +21,9 @@
 #    (current and not), an external journal; each with -i, -n, -l and the
 #    replay; -s of an internal journal, a dump and an external journal
 #    ("bytes" the size of the file saved, "journal" as -i has it), and -s
-#    into a path that cannot be created (the error object, 8);
+#    into a path that cannot be created (the error object, 8); a dump read
+#    alone (-i, -l, -s and an error: "filesystem" null); -l's replay plan
+#    ("fate" objects) on the csum3 journal;
 #  - the error object's "code" (the symbolic name: errno, EXT2_ET_,
 #    RECOVER_ET_, the last checked against recover_err.et's message) and
 #    "path" (the filesystem, the -j journal or the -s file it is about);
@@ -78,10 +80,14 @@ def list_keys: {
 	end: ["type", "tid", "block", "end"],
 	fc_block: ["type", "tid", "block"],
 	fc_tag: ["type", "tid", "block", "tag", "valid"],
-	fc_end: ["type", "tid", "block", "end", "valid_tags"] };
+	fc_end: ["type", "tid", "block", "end", "valid_tags"],
+	fate: ["type", "tid", "block", "fs_block", "flags", "fate", "by_tid",
+		"by_block", "end_checked"] };
 def list_optional: {
 	fc_tag: ["inode", "lblk", "pblk", "len", "unwritten", "parent", "name",
 		 "features"] };
+def fate_names: ["written", "superseded", "revoked", "bad_checksum",
+	"unreadable", "past_end", "not_replayed"];
 def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
@@ -170,7 +176,14 @@ def report:
 				end: ((has("end") | not) or
 				      (.end | IN(if $t == "fc_end" then fc_end_names[] else end_names[] end))),
 				valid: ((has("valid") | not) or (.valid | type == "boolean")),
-				valid_tags: ((has("valid_tags") | not) or (.valid_tags | count))})
+				valid_tags: ((has("valid_tags") | not) or (.valid_tags | count)),
+				fate: ((has("fate") | not) or (.fate | IN(fate_names[]))),
+				by_tid: ((has("by_tid") | not) or .by_tid == null or (.by_tid | u32)),
+				by_block: ((has("by_block") | not) or .by_block == null or (.by_block | count)),
+				by: ((has("fate") | not) or
+					((.by_tid != null) == (.fate | IN("revoked", "superseded")) and
+					 (.by_block != null) == (.fate == "superseded"))),
+				end_checked: ((has("end_checked") | not) or (.end_checked | type == "boolean"))})
 		else ["-l: undocumented type \(.type)"] end
 	elif has("dry_run") then
 		fields("report"; replay_keys; replay_optional) +
@@ -191,20 +204,21 @@ def report:
 		(if has("first_bad_checksum") then .first_bad_checksum | where("first_bad_checksum") else [] end)
 	elif has("saved") then
 		fields("-s"; save_keys; []) +
-		typed("-s"; {filesystem: (.filesystem | type == "string"),
+		typed("-s"; {filesystem: (.filesystem | type == "string" or . == null),
 			exit: (.exit == 0), saved: (.saved | type == "string"),
 			bytes: (.bytes | count),
 			sha256: (.sha256 | type == "string" and test("^[0-9a-f]{64}$"))}) +
 		(.journal | journal) + (.mmp | mmp)
-	elif has("needs_recovery") then
+	elif has("needs_recovery") then . as $o |
 		fields("-i"; info_keys; []) +
-		typed("-i"; {filesystem: (.filesystem | type == "string"),
-			needs_recovery: (.needs_recovery | type == "boolean"),
+		typed("-i"; {filesystem: (.filesystem | type == "string" or . == null),
+			needs_recovery: (.needs_recovery | type == "boolean" or
+				(. == null and $o.filesystem == null)),
 			journal_inode_backup: (.journal_inode_backup | type == "boolean")}) +
 		(.journal | journal) + (.log | log) + (.mmp | mmp)
 	elif has("error") then
 		fields("error object"; error_keys; error_optional) +
-		typed("error object"; {filesystem: (.filesystem | type == "string"),
+		typed("error object"; {filesystem: (.filesystem | type == "string" or . == null),
 			exit: (.exit | IN(8, 32)), error: (.error | type == "string"),
 			code: (.code == null or (.code | type == "string" and test("^(RECOVER_ET|EXT2_ET)_[A-Z0-9_]+$|^E[A-Z0-9]+$"))),
 			path: (.path | type == "string")}) +
@@ -410,6 +424,12 @@ jq_is -s csum.l.json '[.[] | select(.type == "tag" and .tid == 4) | .fs_block] |
 jq_is -s csum.l.json '[.[] | select(.type == "revoke") | "\(.tid):\(.fs_block)"] | join(" ")' \
 	"2:$((B + 1))" "csum -l revokes"
 jq_is -s csum.l.json '.[] | select(.type == "end") | .tid' 4 "csum -l end"
+# The replay plan: one fate per tag of T1-T3, the revoked and the bad copy
+# as the replay counts them, and the rest written.
+jq_is -s csum.l.json '[.[] | select(.type == "fate") | .fate] | group_by(.) | map("\(.[0]):\(length)") | join(" ")' \
+	"bad_checksum:1 revoked:1 written:7" "csum -l fates"
+jq_is -s csum.l.json '.[] | select(.type == "fate" and .fate == "revoked") | "\(.tid):\(.fs_block):\(.by_tid)"' \
+	"1:$((B + 1)):2" "csum -l revoked"
 
 # --- a corrupt commit block: corrupt_commit, fs_errors --------------------------
 img=commit.img
@@ -490,6 +510,17 @@ jq_is dump.again.json '"\(.journal.source) \(.dump_is_current) \(.replayed)"' "d
 J dump.s.json -j dump.journal -s dump.copy "$img"
 jq_is dump.s.json '"\(.journal.source) \(.bytes)"' "dump $(wc -c < dump.journal)" "dump -s"
 cmp -s dump.journal dump.copy || fail "dump -s: the copy differs from the dump"
+# The dump read alone (tests/cli/dumpalone.sh has the rest): -i, -l, -s
+# and an error, with "filesystem" null.
+J alone.i.json -i dump.journal
+jq_is alone.i.json '"\(.filesystem) \(.needs_recovery) \(.journal.source)"' "null null dump" "dump alone -i"
+J alone.l.json -l -j dump.journal
+jq_is -s alone.l.json '[.[] | select(.type == "fate") | .end_checked] | unique | tostring' "[false]" "dump alone -l"
+rm -f alone.copy
+J alone.s.json -s alone.copy dump.journal
+jq_is alone.s.json .filesystem null "dump alone -s"
+J alone.e.json -s no/such/dir/x.journal dump.journal
+jq_is alone.e.json '"\(.code) \(.filesystem)"' "ENOENT null" "dump alone -s error"
 J nodir.s.json -s no/such/dir/x.journal "$img"
 [ "$RUN_RC" -eq 8 ] || fail "-s into a path that cannot be created exited $RUN_RC, not 8"
 jq_true nodir.s.json 'has("error") and (has("saved") | not)' "-s into a path that cannot be created"

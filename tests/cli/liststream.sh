@@ -9,8 +9,8 @@
 #    stays under 64 MiB and under half the log's size;
 #  - the listing is valid JSON Lines with exactly the journal's objects:
 #    1000 descriptors, 16000 tags, 2000 revoke blocks, 1000000 revoke
-#    records (1000 per transaction), 1000 commits, one end; the same
-#    counts as -i --json reports;
+#    records (1000 per transaction), 1000 commits, the replay plan (one
+#    fate per tag), one end; the same counts as -i --json reports;
 #  - -l leaves the image's sha256 unchanged.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
@@ -66,6 +66,7 @@ cat > want.counts <<EOF
 commit $NTXN
 descriptor $NTXN
 end 1
+fate $((NTXN * NLOG))
 revoke $NREV
 revoke_block 2000
 tag $((NTXN * NLOG))

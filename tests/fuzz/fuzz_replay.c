@@ -375,6 +375,7 @@ struct stopper {
 struct walk {
 	unsigned long long tags_due, records_due;
 	unsigned long long descriptors, revoke_blocks, commits, ends;
+	unsigned long long fates[RECOVER_FATE_NOT_REPLAYED + 1];
 };
 
 static int walk_event(void *data, const struct recover_event *ev)
@@ -414,6 +415,12 @@ static int walk_event(void *data, const struct recover_event *ev)
 		break;
 	case RECOVER_EV_END:
 		w->ends++;
+		break;
+	case RECOVER_EV_FATE:
+		FUZZ_CHECK(ev->fate >= RECOVER_FATE_WRITTEN &&
+			   ev->fate <= RECOVER_FATE_NOT_REPLAYED,
+			   "unknown fate %d", (int)ev->fate);
+		w->fates[ev->fate]++;
 		break;
 	default:
 		FUZZ_CHECK(0, "unknown event %d", (int)ev->type);
@@ -484,6 +491,20 @@ static void run_walk(unsigned int flags, unsigned int stop_at,
 			o->err = recover_replay(r);
 		recover_get_stats(r, &o->st);
 		recover_close(r);
+		/* The plan the walk gave is what the replay did. */
+		if (walk && !o->err && !o->st.error)
+			FUZZ_CHECK(walk->fates[RECOVER_FATE_WRITTEN] +
+				   walk->fates[RECOVER_FATE_SUPERSEDED] ==
+				   o->st.replayed &&
+				   walk->fates[RECOVER_FATE_REVOKED] == o->st.revoked &&
+				   walk->fates[RECOVER_FATE_BAD_CSUM] == o->st.bad_csum,
+				   "the plan writes %llu+%llu, revokes %llu, skips "
+				   "%llu; the replay %llu, %llu, %llu",
+				   walk->fates[RECOVER_FATE_WRITTEN],
+				   walk->fates[RECOVER_FATE_SUPERSEDED],
+				   walk->fates[RECOVER_FATE_REVOKED],
+				   walk->fates[RECOVER_FATE_BAD_CSUM],
+				   o->st.replayed, o->st.revoked, o->st.bad_csum);
 	}
 	fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 	ext2fs_close_free(&fs);

@@ -520,7 +520,7 @@ show_journal() {
 #   -x FIELD  leave this ext4 superblock field out of the comparison too,
 #          where e2fsck does more than replay (say why in the test)
 #   -o OPT give jrecover this option too (for the replay, -n and the
-#          LIBRECOVER_FULL_REVOKE run), e.g. -o -f
+#          LIBRECOVER_DEBUG=full_revoke run), e.g. -o -f
 #   -a OPT the same, and for -i and the second run too (where the journal
 #          stays one that jrecover accepts only with OPT), e.g. -a -f
 # IMG (and JDEV) are left untouched.  Replays CASE.e2fsck.img with e2fsck
