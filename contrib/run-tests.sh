@@ -42,6 +42,8 @@ if [ "$mode" = asan ]; then
 	build=$top/build-asan
 	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export ASAN_OPTIONS=detect_leaks=1
+	# Leaks inside libext2fs that are not librecover's (each explained).
+	export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp
 	# The sanitizer build also covers the fallback crc32c (libext2fs's):
 	# the plain build uses ISA-L's.
 	config=(CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"

@@ -25,6 +25,11 @@
 command -v pkg-config >/dev/null 2>&1 || die "pkg-config not found"
 CC=${CC:-cc}
 CXX=${CXX:-g++}
+# The build's own flags come along (a sanitizer build's library wants its
+# runtime in the programs that load it); the documented pkg-config flags
+# are the ones under test.
+XFLAGS=${BUILD_CFLAGS:-}
+XLDFLAGS=${BUILD_LDFLAGS:-}
 command -v "$CXX" >/dev/null 2>&1 ||
 	die "$CXX not found: it is a test dependency (contrib/install-deps.sh)"
 
@@ -78,7 +83,7 @@ grep -q 'cc prog.c $(pkg\\-config \\-\\-cflags \\-\\-libs librecover)' \
 NCASES=$((NCASES + 1))
 cp "$top_srcdir/contrib/fsck-example.c" .
 # shellcheck disable=SC2086
-run "$CC" -o fsck-example fsck-example.c $flags ||
+run "$CC" $XFLAGS -o fsck-example fsck-example.c $flags $XLDFLAGS ||
 	fail "fsck-example.c does not build with the documented command"
 if [ -x fsck-example ]; then
 	mkimg fs.img 16M
@@ -106,7 +111,7 @@ int main()
 }
 EOF
 # shellcheck disable=SC2086
-run "$CXX" -o cxx cxx.cc $flags || fail "a C++ caller does not build"
+run "$CXX" $XFLAGS -o cxx cxx.cc $flags $XLDFLAGS || fail "a C++ caller does not build"
 if [ -x cxx ]; then
 	run env LD_LIBRARY_PATH="$LIBDIR" ./cxx
 	[ "$RUN_RC" -eq 0 ] || fail "the C++ caller exited $RUN_RC"
