@@ -50,7 +50,6 @@
 #include "librecoverP.h"
 #include "fc_fs.h"
 
-static errcode_t grow(void **p, size_t *cap, size_t need, size_t size);
 
 /* ---- the filesystem as the log leaves it, in memory ---------------------- */
 
@@ -169,7 +168,8 @@ static errcode_t ovl_write_block(struct fc_overlay *o, uint64_t blk,
 		d = malloc(o->bs);
 		if (!d)
 			return ENOMEM;
-		err = grow((void **)&o->b, &o->capb, o->nb + 1, sizeof(*o->b));
+		err = recovery_grow((void **)&o->b, &o->capb, o->nb + 1,
+				    sizeof(*o->b));
 		if (err) {
 			free(d);
 			return err;
@@ -338,23 +338,6 @@ struct fcr {
 	errcode_t	err;
 };
 
-static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap * 2 : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /* Is blk inside one of the ADD_RANGE regions (sorted, merged)? */
 static int in_region(const struct fcr *c, blk64_t blk)
 {
@@ -457,7 +440,8 @@ static errcode_t touch(struct fcr *c, ext2_ino_t ino)
 	for (i = 0; i < c->nt; i++)
 		if (c->t[i].ino == ino)
 			return 0;
-	err = grow((void **)&c->t, &c->capt, c->nt + 1, sizeof(*c->t));
+	err = recovery_grow((void **)&c->t, &c->capt, c->nt + 1,
+			    sizeof(*c->t));
 	if (err)
 		return err;
 	err = read_inode(c, ino, c->ibuf2);
@@ -490,7 +474,7 @@ static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
 {
 	errcode_t err;
 
-	err = grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
+	err = recovery_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
 		   sizeof(*c->freed));
 	if (err)
 		return err;
@@ -756,7 +740,8 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 		if (n == cap) {
 			size_t ncap = cap;
 
-			err = grow((void **)&d, &ncap, n + 1, sizeof(*d));
+			err = recovery_grow((void **)&d, &ncap, n + 1,
+					    sizeof(*d));
 			if (err)
 				goto out;
 			cap = (unsigned int)ncap;
@@ -1097,7 +1082,7 @@ static int note_region(void *data, const struct fc_tag *t, int valid)
 		return 1;
 	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
 		return 0;
-	c->err = grow((void **)&c->reg, &c->capreg, c->nreg + 1,
+	c->err = recovery_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
 		      sizeof(*c->reg));
 	if (c->err)
 		return 1;

@@ -211,6 +211,7 @@ static inline int recovery_revoked(const struct recover_struct *r,
 	return v && tid_geq(*v, t->tid);
 }
 
+errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);
 errcode_t recovery_scan(struct recover_struct *r);
 /* recover_walk(): what a replay does with each kept tag (plan.c). */
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);

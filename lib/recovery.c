@@ -85,7 +85,8 @@ errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 	return 0;
 }
 
-static errcode_t grow(void **p, size_t *cap, size_t need, size_t size)
+/* Make room for need elements of size bytes in the array *p of *cap. */
+errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
 	void *q;
@@ -109,7 +110,7 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	struct jtag *t;
 	errcode_t err;
 
-	err = grow((void **)&r->tags, &r->tags_cap, r->ntags + 1,
+	err = recovery_grow((void **)&r->tags, &r->tags_cap, r->ntags + 1,
 		   sizeof(*r->tags));
 	if (err)
 		return err;
@@ -276,7 +277,7 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 	}
 
 	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
-		err = grow((void **)&r->revoke_at, &r->revoke_at_cap,
+		err = recovery_grow((void **)&r->revoke_at, &r->revoke_at_cap,
 			   r->nrevoke_at + 1, sizeof(*r->revoke_at));
 		if (err)
 			return err;
@@ -285,8 +286,8 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 	}
 	if (!nrec)
 		return 0;
-	err = grow((void **)&s->pend.blk, &s->pend.cap, s->pend.n + nrec,
-		   sizeof(*s->pend.blk));
+	err = recovery_grow((void **)&s->pend.blk, &s->pend.cap,
+			    s->pend.n + nrec, sizeof(*s->pend.blk));
 	if (err)
 		return err;
 	p = s->pend.blk + s->pend.n;
