@@ -475,7 +475,7 @@ static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
 	errcode_t err;
 
 	err = recovery_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
-		   sizeof(*c->freed));
+			    sizeof(*c->freed));
 	if (err)
 		return err;
 	c->freed[c->nfreed].pblk = blk;
@@ -1083,7 +1083,7 @@ static int note_region(void *data, const struct fc_tag *t, int valid)
 	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
 		return 0;
 	c->err = recovery_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
-		      sizeof(*c->reg));
+				    sizeof(*c->reg));
 	if (c->err)
 		return 1;
 	c->reg[c->nreg].pblk = t->pblk;

@@ -111,7 +111,7 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	errcode_t err;
 
 	err = recovery_grow((void **)&r->tags, &r->tags_cap, r->ntags + 1,
-		   sizeof(*r->tags));
+			    sizeof(*r->tags));
 	if (err)
 		return err;
 	t = &r->tags[r->ntags++];
@@ -278,7 +278,7 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 
 	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
 		err = recovery_grow((void **)&r->revoke_at, &r->revoke_at_cap,
-			   r->nrevoke_at + 1, sizeof(*r->revoke_at));
+				    r->nrevoke_at + 1, sizeof(*r->revoke_at));
 		if (err)
 			return err;
 		r->revoke_at[r->nrevoke_at++] = at;
