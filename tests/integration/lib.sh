@@ -207,6 +207,9 @@ loop_mount() {
 		LOOP=
 		skip "no loop device (losetup -f failed)"
 	}
+	# A loop device another test (make -j) just gave up can still hold
+	# its file's blocks in its page cache.
+	blockdev --flushbufs "$LOOP" 2> /dev/null
 	say "\$ mount -t ext4 ${2:+-o $2 }$LOOP $MNT    ($1)"
 	mount -t ext4 ${2:+-o "$2"} "$LOOP" "$MNT" 2> "$SCRATCH/.mount.err"
 	_mrc=$?

@@ -149,6 +149,9 @@ kloop() {
 	}
 	KLOOPED_ONCE=1
 	KLOOPS="$KLOOP $KLOOPS"
+	# A loop device just given up by another test (make -j) can still
+	# hold that file's blocks in its page cache: read this file's.
+	blockdev --flushbufs "$KLOOP" 2> /dev/null
 }
 
 # kunloop DEV: detach DEV.
@@ -167,13 +170,25 @@ kunloop() {
 KMOUNTED_ONCE=0
 kmount() {
 	KMNT=$(mktemp -d "$SCRATCH/mnt.XXXXXX") || die "mktemp -d failed"
-	if ! mount -t ext4 ${2:+-o "$2"} "$1" "$KMNT" 2> "$SCRATCH/.mount.err"
-	then
+	_ktry=0
+	while ! mount -t ext4 ${2:+-o "$2"} "$1" "$KMNT" 2> "$SCRATCH/.mount.err"
+	do
+		# Once mounts are known to work here, a failure may be a stale
+		# page cache of a reused loop device (seen once in CI as
+		# "Structure needs cleaning" on a fresh image): flush, retry.
+		_ktry=$((_ktry + 1))
+		if [ "$KMOUNTED_ONCE" = 1 ] && [ "$_ktry" -lt 3 ]; then
+			sed 's/^/    /' "$SCRATCH/.mount.err"
+			say "(mount of $1 failed: its cache flushed, tried again)"
+			blockdev --flushbufs "$1" 2> /dev/null
+			sleep 1
+			continue
+		fi
 		cat "$SCRATCH/.mount.err"
 		rmdir "$KMNT"
 		[ "$KMOUNTED_ONCE" = 1 ] || skip "cannot mount a loop device here"
 		die "mount -t ext4 ${2:+-o $2 }$1 failed"
-	fi
+	done
 	KMOUNTED_ONCE=1
 	KMOUNTS="$KMNT $KMOUNTS"
 }
