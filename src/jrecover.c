@@ -261,10 +261,11 @@ static void progress_erase(struct cli *c)
 /* ---- text and JSON helpers ------------------------------------------------ */
 
 /*
- * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), or 0.
+ * Length of the well-formed UTF-8 sequence at s, of which avail bytes are
+ * there (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or 0.
  */
-static size_t utf8_len(const unsigned char *s)
+static size_t utf8_len(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
 	size_t n, i;
@@ -277,6 +278,8 @@ static size_t utf8_len(const unsigned char *s)
 	else if (c >= 0xF0 && c <= 0xF4)
 		n = 4;
 	else
+		return 0;
+	if (n > avail)
 		return 0;
 	if (c == 0xE0)
 		lo = 0xA0;
@@ -295,26 +298,28 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /*
- * A JSON string that is valid UTF-8 whatever the bytes (jrecover(8), JSON
- * OUTPUT): well-formed UTF-8 passes through; control characters and DEL
- * become \u00XX; every other byte that is not part of well-formed UTF-8
- * becomes \uDCXX, XX its value, the "surrogateescape" convention of
- * PEP 383, so the original bytes of a path can be recovered exactly.
+ * len bytes as a JSON string that is valid UTF-8 whatever the bytes
+ * (jrecover(8), JSON OUTPUT): well-formed UTF-8 passes through; control
+ * characters (NUL included) and DEL become \u00XX; every other byte that
+ * is not part of well-formed UTF-8 becomes \uDCXX, XX its value, the
+ * "surrogateescape" convention of PEP 383, so the original bytes of a path
+ * or a name can be recovered exactly.
  */
-static void json_str(const char *str)
+static void json_strn(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *end = s + len;
 	size_t n;
 
 	putchar('"');
-	while (*s) {
+	while (s < end) {
 		if (*s == '"' || *s == '\\') {
 			printf("\\%c", *s++);
 		} else if (*s < 0x20 || *s == 0x7F) {
 			printf("\\u%04x", *s++);
 		} else if (*s < 0x80) {
 			putchar(*s++);
-		} else if ((n = utf8_len(s))) {
+		} else if ((n = utf8_len(s, (size_t)(end - s)))) {
 			fwrite(s, 1, n, stdout);
 			s += n;
 		} else {
@@ -324,26 +329,12 @@ static void json_str(const char *str)
 	putchar('"');
 }
 
-/* len bytes that may hold anything (a file name), as a JSON string. */
-static void json_strn(const char *s, unsigned int len)
+static void json_str(const char *s)
 {
-	unsigned int i;
-
-	putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	json_strn(s, strlen(s));
 }
 
-/* The same bytes in a text line: C-style octal escapes for the rest. */
+/* len bytes of a name in a text line: C-style octal escapes for the rest. */
 static void text_strn(const char *s, unsigned int len)
 {
 	unsigned int i;
