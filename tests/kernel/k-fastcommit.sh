@@ -65,8 +65,33 @@ do
 	       fi ;;
 	esac
 
-	# The kernel's replay: the judge for fast commits.
-	kernel_replay "$wl.img" "$wl.kernel.img"
+	# The kernel's replay: the judge for fast commits.  A writer still
+	# fsyncing at the shutdown can leave a crash image the kernel itself
+	# refuses to recover ("Structure needs cleaning"; seen in CI for
+	# fc_writer): then there is no judge, and jrecover must either refuse
+	# with nothing written or leave a filesystem e2fsck -fn finds clean.
+	KMOUNT_MAY_FAIL=1
+	if ! kernel_replay "$wl.img" "$wl.kernel.img"; then
+		KMOUNT_MAY_FAIL=
+		NCASES=$((NCASES + 1))
+		say ""
+		say "=== case $wl: a crash image the kernel refuses to recover"
+		show_journal "$wl.img"
+		copy_img "$wl.img" "$wl.jrecover.img"
+		before=$(sha256_of "$wl.jrecover.img")
+		jrecover "$wl.jrecover.img"
+		case $RUN_RC in
+		8)	[ "$(sha256_of "$wl.jrecover.img")" = "$before" ] ||
+				fail "$wl: jrecover refused (8) but changed the image" ;;
+		1|4)	run e2fsck -fn "$wl.jrecover.img"
+			[ "$RUN_RC" -eq 0 ] ||
+				fail "$wl: e2fsck -fn finds something to fix after jrecover" ;;
+		*)	fail "$wl: jrecover exited $RUN_RC" ;;
+		esac
+		say "(report) $wl: the kernel refuses this image; jrecover exited $RUN_RC"
+		continue
+	fi
+	KMOUNT_MAY_FAIL=
 	run e2fsck -fn "$wl.kernel.img"
 	say "(report) $wl: e2fsck -fn of the kernel's replay exited $RUN_RC"
 	tree_list "$wl.kernel.img" "$wl.kernel.tree"
