@@ -518,9 +518,8 @@ void recover_close(recover_t r)
 		ext2fs_close_free(&r->fs);
 	}
 	fc_replay_free(r);
-	rtable_free(&r->rt);
+	revoke_free(&r->revoke);
 	free(r->tags);
-	free(r->revoke_at);
 	free(r->jsb_raw);
 	free(r->journal_path);
 	free(r);

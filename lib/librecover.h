@@ -272,7 +272,8 @@ struct recover_stats {
 	unsigned long long bad_csum;	/* copies skipped: data checksum failed */
 	unsigned long long read_bytes;	/* bytes read from the journal */
 	unsigned long long written_bytes; /* bytes written to the filesystem */
-	unsigned long long table_bytes;	/* peak bytes of the revoke table */
+	unsigned long long table_bytes;	/* peak bytes of the revoke table,
+					 * pending records and kept tags */
 	enum recover_end end_reason;
 	struct recover_where end_at;	/* the block where the scan stopped,
 					 * and the tid it expected */

@@ -56,16 +56,13 @@ int jbd2_commit_csum_ok(const struct jsuper *sb, const unsigned char *blk);
 int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
 		      const unsigned char *data, uint32_t stored);
 
-/* Bytes of a revoke block's records, or RECOVER_ET_REVOKE_COUNT. */
-errcode_t jbd2_revoke_extent(const struct jsuper *sb, const unsigned char *blk,
-			     unsigned int *end);
-
-static inline uint64_t jbd2_revoke_record(const struct jsuper *sb,
-					  const unsigned char *blk,
-					  unsigned int off)
-{
-	return sb->revoke_rec == 8 ? get_be64(blk + off) : get_be32(blk + off);
-}
+/*
+ * Start iterating over a revoke block's records (jbd2_revoke_next() in
+ * jbd2_fs.h).  RECOVER_ET_REVOKE_COUNT when r_count runs past the block (or
+ * into its checksum tail); the iterator then holds no record.
+ */
+errcode_t jbd2_revoke_begin(const struct jsuper *sb, const unsigned char *blk,
+			    struct jbd2_revoke_iter *it);
 
 /* Next log block after blk, wrapping from the log's end back to s_first. */
 static inline uint32_t jbd2_log_next(const struct jsuper *sb, uint32_t blk)
@@ -154,6 +151,49 @@ errcode_t target_write(struct target *t, uint64_t blk, const unsigned char *data
 errcode_t target_flush(struct target *t);
 void target_free(struct target *t);
 
+/* ---- the revoke strategy (revoke.c) ------------------------------------ */
+
+/*
+ * Which logged copies revoke records cancel, by one of two strategies
+ * (RECOVER_FL_FULL_REVOKE picks the second); see revoke.c for each one's
+ * memory.  The scan calls revoke_logged() for every tag, revoke_block()
+ * for every revoke block, and revoke_commit() or revoke_drop() at the end
+ * of each transaction; revoke_finish() once the log's end is known;
+ * the replay then asks revoke_cancels().
+ */
+struct revoke {
+	int		full;		/* every record, in a REVOKE pass */
+	struct rtable	rt;		/* block -> highest revoking tid */
+	uint64_t	*pend;		/* default: the records of the
+					 * transaction being scanned */
+	size_t		npend, pend_cap;
+	uint32_t	*at;		/* full: revoke blocks of the
+					 * committed transactions */
+	size_t		nat, at_cap, txn_at;
+	size_t		peak_bytes;	/* of all the above, at most */
+};
+
+struct recover_struct;
+struct jreader;
+
+errcode_t revoke_init(struct revoke *rv, int full);
+/* A tag of transaction tid logs fsblk. */
+errcode_t revoke_logged(struct revoke *rv, uint64_t fsblk, uint32_t tid);
+/* A revoke block at journal block at, its records in it (already checked). */
+errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
+		       uint32_t at);
+/* The transaction tid is committed and replayed, or (drop) it is not. */
+void revoke_commit(struct revoke *rv, uint32_t tid);
+void revoke_drop(struct revoke *rv);
+/* The scan is over: the full strategy's REVOKE pass reads its records. */
+errcode_t revoke_finish(struct recover_struct *r, struct jreader *rd);
+/* Is the copy of fsblk logged at tid cancelled?  *by (if not NULL) gets
+ * the revoking tid. */
+int revoke_cancels(const struct revoke *rv, uint64_t fsblk, uint32_t tid,
+		   uint32_t *by);
+size_t revoke_kept(const struct revoke *rv);
+void revoke_free(struct revoke *rv);
+
 /* ---- recovery (recovery.c) --------------------------------------------- */
 
 /* A tag kept by the scan for the replay pass. */
@@ -187,10 +227,7 @@ struct recover_struct {
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;
-	uint32_t	*revoke_at;	/* RECOVER_FL_FULL_REVOKE: revoke blocks */
-	uint32_t	*revoke_tid;
-	size_t		nrevoke_at, revoke_at_cap;
-	struct rtable	rt;
+	struct revoke	revoke;		/* the revoke strategy (revoke.c) */
 	struct recover_stats st;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
@@ -206,9 +243,7 @@ void recover_copy_out(void *dst, const void *src, size_t lib_size);
 static inline int recovery_revoked(const struct recover_struct *r,
 				   const struct jtag *t)
 {
-	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
-
-	return v && tid_geq(*v, t->tid);
+	return revoke_cancels(&r->revoke, t->fsblk, t->tid, NULL);
 }
 
 errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);

@@ -94,11 +94,12 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	for (i = 0; i < r->ntags && !err; i++) {
 		const struct jtag *t = &r->tags[i], *by;
 		const uint32_t *v;
+		uint32_t by_tid = 0;
 
 		switch (fate[i]) {
 		case RECOVER_FATE_REVOKED:
-			v = rtable_find(&r->rt, t->fsblk);
-			err = emit_fate(r, t, RECOVER_FATE_REVOKED, *v, 0);
+			revoke_cancels(&r->revoke, t->fsblk, t->tid, &by_tid);
+			err = emit_fate(r, t, RECOVER_FATE_REVOKED, by_tid, 0);
 			break;
 		case RECOVER_FATE_WRITTEN:
 			v = rtable_find(&last, t->fsblk);

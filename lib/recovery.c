@@ -3,16 +3,11 @@
  * recovery.c -- the passes, with the kernel's (and e2fsck's) semantics.
  *
  * SCAN walks the log once from s_start, in large sequential reads: it finds
- * the last transaction with a valid commit block, keeps every tag, and
- * (by default) applies each committed transaction's revoke records as soon
- * as its commit block is seen.  A record can only cancel copies logged at
- * its own tid or earlier, and all of those are known by then, so records
- * naming a block the log never logged are dropped on the spot: the revoke
- * table holds one entry per logged block, whatever the revoke count.
- *
- * With RECOVER_FL_FULL_REVOKE a separate REVOKE pass re-reads the revoke
- * blocks of the committed transactions into a table holding every record,
- * presized from the count SCAN saw.
+ * the last transaction with a valid commit block, keeps every tag, and hands
+ * every tag and revoke block to the revoke strategy (revoke.c: by default
+ * a table of the logged blocks that each committed transaction's records
+ * update at its commit; with RECOVER_FL_FULL_REVOKE every record, read in
+ * a REVOKE pass of its own once the log's end is known).
  *
  * REPLAY writes, in log order, every logged copy whose transaction is
  * replayed, that no revoke record cancels, and whose data checksum holds.
@@ -32,16 +27,9 @@
 
 #define PROGRESS_EVERY	64
 
-/* The revoke records of the transaction being scanned, until its commit. */
-struct pending {
-	uint64_t	*blk;
-	size_t		n, cap;
-};
-
 struct scan {
 	struct recover_struct *r;
 	struct jreader	rd;
-	struct pending	pend;
 	uint32_t	blk;		/* next log block */
 	uint32_t	tid;		/* tid expected next */
 	uint32_t	crc32_sum;	/* COMPAT_CHECKSUM, per transaction */
@@ -49,7 +37,6 @@ struct scan {
 	uint64_t	last_commit_time;
 	int		end_set;
 	size_t		txn_tags;	/* tags[] index where this txn starts */
-	size_t		txn_revoke_at;	/* revoke_at[] index, likewise */
 	unsigned long long txn_revoke_records;
 	unsigned long long txn_descriptors;
 	unsigned long long txn_revoke_blocks;
@@ -120,20 +107,7 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	t->tid = s->tid;
 	t->csum = tag->csum;
 	t->flags = tag->flags;
-
-	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
-		uint32_t *slot;
-		int added;
-
-		/*
-		 * tid - 1 reads as "no revoke": a record cancels a copy at T
-		 * only when its tid is T or later, and any record that could
-		 * cancel one of this block's copies will raise the value.
-		 */
-		err = rtable_add(&r->rt, tag->blocknr, s->tid - 1, &slot,
-				 &added);
-	}
-	return err;
+	return revoke_logged(&r->revoke, tag->blocknr, s->tid);
 }
 
 static void set_error(struct recover_struct *r, errcode_t err, uint32_t jblk,
@@ -249,14 +223,15 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
-	unsigned int end, nrec, i;
-	uint64_t *p;
+	struct jbd2_revoke_iter it;
+	unsigned int nrec;
+	uint64_t blocknr;
 	errcode_t err;
 
 	s->txn_revoke_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
 		bad_block_csum(s, at);
-	err = jbd2_revoke_extent(sb, blk, &end);
+	err = jbd2_revoke_begin(sb, blk, &it);
 	if (err) {
 		/* Only an error if this transaction turns out committed. */
 		if (!s->txn_revoke_err)
@@ -264,66 +239,37 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		s->txn_revoke_err = err;
 		return 0;
 	}
-	nrec = end > REVOKE_HDR_SIZE ? (end - REVOKE_HDR_SIZE) / sb->revoke_rec : 0;
+	nrec = jbd2_revoke_count(&it);
 	s->txn_revoke_records += nrec;
 	if (r->event) {
-		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
-		for (i = 0; !err && i < nrec; i++)
-			err = emit(s, RECOVER_EV_REVOKE, at,
-				   jbd2_revoke_record(sb, blk, REVOKE_HDR_SIZE +
-						      i * sb->revoke_rec), 0, 0);
-		if (err)
-			return err;
-	}
+		struct jbd2_revoke_iter each = it;
 
-	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
-		err = recovery_grow((void **)&r->revoke_at, &r->revoke_at_cap,
-				    r->nrevoke_at + 1, sizeof(*r->revoke_at));
+		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
+		while (!err && jbd2_revoke_next(&each, &blocknr))
+			err = emit(s, RECOVER_EV_REVOKE, at, blocknr, 0, 0);
 		if (err)
 			return err;
-		r->revoke_at[r->nrevoke_at++] = at;
-		return 0;
 	}
-	if (!nrec)
-		return 0;
-	err = recovery_grow((void **)&s->pend.blk, &s->pend.cap,
-			    s->pend.n + nrec, sizeof(*s->pend.blk));
-	if (err)
-		return err;
-	p = s->pend.blk + s->pend.n;
-	s->pend.n += nrec;
-	if (sb->revoke_rec == 8)
-		for (i = 0; i < nrec; i++)
-			p[i] = get_be64(blk + REVOKE_HDR_SIZE + 8 * i);
-	else
-		for (i = 0; i < nrec; i++)
-			p[i] = get_be32(blk + REVOKE_HDR_SIZE + 4 * i);
-	return 0;
+	return revoke_block(&r->revoke, &it, at);
 }
 
 /* The transaction s->tid has a good commit block and is replayed. */
 static errcode_t commit_txn(struct scan *s)
 {
 	struct recover_struct *r = s->r;
-	size_t i;
 
 	if (s->txn_revoke_err) {
 		set_error(r, s->txn_revoke_err, s->txn_revoke_err_at, 0, s->tid);
+		revoke_drop(&r->revoke);
 		return 0;
 	}
-	for (i = 0; i < s->pend.n; i++) {
-		uint32_t *v = rtable_find(&r->rt, s->pend.blk[i]);
-
-		if (v && tid_gt(s->tid, *v))
-			*v = s->tid;
-	}
+	revoke_commit(&r->revoke, s->tid);
 	r->st.transactions++;
 	r->st.revoke_records += s->txn_revoke_records;
 	r->st.descriptor_blocks += s->txn_descriptors;
 	r->st.revoke_blocks += s->txn_revoke_blocks;
 	r->st.logged_blocks += r->ntags - s->txn_tags;
 	s->txn_tags = r->ntags;
-	s->txn_revoke_at = r->nrevoke_at;
 	return 0;
 }
 
@@ -331,19 +277,17 @@ static errcode_t commit_txn(struct scan *s)
 static void drop_txn(struct scan *s)
 {
 	s->r->ntags = s->txn_tags;
-	s->r->nrevoke_at = s->txn_revoke_at;
+	revoke_drop(&s->r->revoke);
 }
 
 static void next_txn(struct scan *s)
 {
-	s->pend.n = 0;
 	s->txn_revoke_records = 0;
 	s->txn_descriptors = 0;
 	s->txn_revoke_blocks = 0;
 	s->txn_revoke_err = 0;
 	s->txn_blocks = 0;
 	s->txn_tags = s->r->ntags;
-	s->txn_revoke_at = s->r->nrevoke_at;
 	s->tid++;
 }
 
@@ -547,42 +491,6 @@ static errcode_t scan_log(struct scan *s)
 	}
 }
 
-/* The REVOKE pass of RECOVER_FL_FULL_REVOKE: every record into the table. */
-static errcode_t revoke_pass(struct recover_struct *r, struct jreader *rd)
-{
-	const struct jsuper *sb = &r->sb;
-	const unsigned char *blk;
-	unsigned int off, end;
-	size_t i;
-	errcode_t err;
-
-	r->progress_next = 0;
-	rtable_free(&r->rt);
-	err = rtable_init(&r->rt, r->st.revoke_records);
-	if (err)
-		return err;
-	for (i = 0; i < r->nrevoke_at; i++) {
-		err = recovery_progress(r, RECOVER_PASS_REVOKE, i + 1,
-					r->nrevoke_at);
-		if (err)
-			return err;
-		err = jreader_get(rd, r->revoke_at[i], &blk);
-		if (err)
-			return err;
-		err = jbd2_revoke_extent(sb, blk, &end);
-		if (err)
-			return err;
-		for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
-		     off += sb->revoke_rec) {
-			err = rtable_revoke(&r->rt, jbd2_revoke_record(sb, blk, off),
-					    get_be32(blk + JBD2_HDR_SEQUENCE));
-			if (err)
-				return err;
-		}
-	}
-	return 0;
-}
-
 errcode_t recovery_scan(struct recover_struct *r)
 {
 	struct scan s;
@@ -601,11 +509,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.crc32_sum = ~0U;
 	s.log_len = r->sb.last - r->sb.pub.first;
 	r->progress_next = 0;
-	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
-		err = rtable_use_filter(&r->rt);
-		if (err)
-			return err;
-	}
+	err = revoke_init(&r->revoke,
+			  !!(r->opts.flags & RECOVER_FL_FULL_REVOKE));
+	if (err)
+		return err;
 	s.desc = malloc(r->sb.pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
@@ -626,8 +533,8 @@ errcode_t recovery_scan(struct recover_struct *r)
 	err = fc_scan_area(r);
 	if (err)
 		goto out;
-	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
-		err = revoke_pass(r, &s.rd);
+	if (!r->st.error)
+		err = revoke_finish(r, &s.rd);
 	/* recover_walk(): the fates, once final, then the end. */
 	if (!err)
 		err = recovery_plan(r, &s.rd);
@@ -643,11 +550,11 @@ errcode_t recovery_scan(struct recover_struct *r)
 		if (r->event(r->event_data, &ev))
 			err = RECOVER_ET_INTERRUPTED;
 	}
-	r->st.revoke_kept = rtable_count(&r->rt);
-	r->st.table_bytes = rtable_bytes(&r->rt);
+	r->st.revoke_kept = revoke_kept(&r->revoke);
+	r->st.table_bytes = r->revoke.peak_bytes +
+			    r->tags_cap * sizeof(*r->tags);
 	r->scanned = 1;
 out:
-	free(s.pend.blk);
 	free(s.desc);
 	jreader_free(&s.rd);
 	return err;
