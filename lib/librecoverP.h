@@ -129,6 +129,15 @@ struct jreader {
 
 errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit);
 errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p);
+/* The same, reading no more than want blocks (at least 1) when blk is not
+ * in the window: for passes that know which blocks they need. */
+errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
+			const unsigned char **p);
+
+static inline int jreader_holds(const struct jreader *r, uint32_t blk)
+{
+	return blk >= r->start && blk < r->start + r->count;
+}
 void jreader_free(struct jreader *r);
 
 /* ---- target: batched writes to the filesystem (target.c) --------------- */
@@ -247,6 +256,15 @@ static inline int recovery_revoked(const struct recover_struct *r,
 }
 
 errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);
+/*
+ * The data block of r->tags[i].  When it is not in rd's window, one read
+ * takes it and the wanted copies right after it in the log (the tags k
+ * that follow with state[k] == wanted), so that each copy is read once and
+ * no other block is.
+ */
+errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
+			     size_t i, const unsigned char *state,
+			     unsigned char wanted, const unsigned char **data);
 errcode_t recovery_scan(struct recover_struct *r);
 /* recover_walk(): what a replay does with each kept tag (plan.c). */
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);

@@ -2,7 +2,7 @@
 /*
  * recovery.c -- the passes, with the kernel's (and e2fsck's) semantics.
  *
- * SCAN walks the log once from s_start, in large sequential reads: it finds
+ * SCAN walks the log once from s_start, reading only what it needs: it finds
  * the last transaction with a valid commit block, keeps every tag, and hands
  * every tag and revoke block to the revoke strategy (revoke.c: by default
  * a table of the logged blocks that each committed transaction's records
@@ -12,10 +12,16 @@
  * REPLAY writes, in log order, every logged copy whose transaction is
  * replayed, that no revoke record cancels, and whose data checksum holds.
  *
- * Block reads per pass: SCAN reads each descriptor, revoke and commit block
- * once (data blocks only when COMPAT_CHECKSUM needs them, or when they
- * share a read-ahead chunk); REVOKE (full table only) re-reads the revoke
- * blocks; REPLAY reads each replayed data block once.
+ * Journal block reads per run (the journal superblock is read at open):
+ *   SCAN reads each descriptor, revoke and commit block once, and the block
+ *     where the log ends; data blocks only with COMPAT_CHECKSUM, whose sum
+ *     covers them.  Its reads take the blocks up to the next data blocks
+ *     as one request when it can tell where they are (scan_ahead()); a
+ *     guess that runs long reads some data blocks the replay reads again.
+ *   REVOKE (RECOVER_FL_FULL_REVOKE only) reads the revoke blocks again.
+ *   REPLAY reads each copy it needs once: those no revoke record cancels,
+ *     consecutive ones in one request, nothing else (recovery_read_copy()).
+ *   recover_walk()'s fates (plan.c) read the same copies as the replay.
  */
 #include "config.h"
 
@@ -48,7 +54,31 @@ struct scan {
 	errcode_t	stop;		/* end the scan at this transaction */
 	unsigned char	*desc;		/* copy of the descriptor being summed */
 	unsigned long long log_len;
+	unsigned int	run;		/* blocks of the current header run */
+	unsigned int	last_run;	/* ...and of the previous one */
 };
+
+/*
+ * How many blocks to read from s->blk when it is not in the window.  The
+ * scan needs the descriptor, revoke and commit blocks, not the data blocks
+ * after a descriptor (unless COMPAT_CHECKSUM sums them): a read that runs
+ * past a descriptor reads data blocks the replay reads again.  The blocks
+ * between two descriptors' data (the revoke blocks, a commit, the next
+ * descriptor) form a run; transactions tend to look alike, so a read at
+ * the start of a run takes as many blocks as the previous run had, and a
+ * run that turns out longer doubles the read.
+ */
+static unsigned int scan_ahead(struct scan *s)
+{
+	const struct jreader *rd = &s->rd;
+
+	if (s->r->sb.csum_v1)
+		return rd->cap;
+	if (rd->count && s->blk == rd->start + rd->count)
+		return 2 * rd->count;
+	s->run = 0;
+	return s->last_run ? s->last_run : 1;
+}
 
 /* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
  * and at its end); it may ask to stop.  A multi-mount protection block
@@ -419,7 +449,8 @@ static errcode_t scan_log(struct scan *s)
 			return err;
 		r->st.end_at.jblock = s->blk;
 		r->st.end_at.tid = s->tid;
-		err = jreader_get(&s->rd, s->blk, &blk);
+		err = jreader_fetch(&s->rd, s->blk, jreader_holds(&s->rd, s->blk) ?
+				    0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_JOURNAL_SHORT &&
 		    r->src.kind == RECOVER_SRC_DUMP) {
 			truncated(s);
@@ -440,6 +471,7 @@ static errcode_t scan_log(struct scan *s)
 			return 0;
 		}
 		at = s->blk;
+		s->run++;
 		s->blk = jbd2_log_next(sb, s->blk);
 		s->txn_blocks++;
 		r->st.log_blocks++;
@@ -449,6 +481,9 @@ static errcode_t scan_log(struct scan *s)
 			err = scan_descriptor(s, blk, at);
 			if (err)
 				return err;
+			/* Data blocks follow: the run ends here. */
+			if (s->blk != jbd2_log_next(sb, at))
+				s->last_run = s->run;
 			if (s->stop) {
 				r->st.end_at.jblock = s->blk;
 				r->st.end_reason = RECOVER_END_READ;
@@ -560,6 +595,21 @@ out:
 	return err;
 }
 
+errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
+			     size_t i, const unsigned char *state,
+			     unsigned char wanted, const unsigned char **data)
+{
+	const struct jtag *t = r->tags;
+	unsigned int n = 1;
+	size_t k;
+
+	if (!jreader_holds(rd, t[i].jblk))
+		for (k = i + 1; k < r->ntags && n < rd->cap && state[k] == wanted &&
+		     t[k].jblk == t[i].jblk + n; k++)
+			n++;
+	return jreader_fetch(rd, t[i].jblk, n, data);
+}
+
 /* Tags naming a block past the filesystem's end are refused up front. */
 static errcode_t check_tags(struct recover_struct *r)
 {
@@ -582,6 +632,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 {
 	const struct jsuper *sb = &r->sb;
 	const unsigned char *data;
+	unsigned char *want;
 	struct jreader rd;
 	struct target t;
 	size_t i;
@@ -597,9 +648,16 @@ errcode_t recovery_replay(struct recover_struct *r)
 			return err;
 	}
 	r->progress_next = 0;
+	want = malloc(r->ntags ? r->ntags : 1);
+	if (!want)
+		return ENOMEM;
+	for (i = 0; i < r->ntags; i++)
+		want[i] = !recovery_revoked(r, &r->tags[i]);
 	err = jreader_init(&rd, &r->src, sb->last);
-	if (err)
+	if (err) {
+		free(want);
 		return err;
+	}
 	err = target_init(&t, r->fs->io, sb->pub.blocksize,
 			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
 	if (err)
@@ -610,11 +668,11 @@ errcode_t recovery_replay(struct recover_struct *r)
 		err = recovery_progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
 		if (err)
 			goto out;
-		if (recovery_revoked(r, tag)) {
+		if (!want[i]) {
 			r->st.revoked++;
 			continue;
 		}
-		err = jreader_get(&rd, tag->jblk, &data);
+		err = recovery_read_copy(r, &rd, i, want, 1, &data);
 		if (err) {
 			/* As the kernel does: go on, report at the end. */
 			if (!r->st.error)
@@ -642,5 +700,6 @@ out:
 	r->st.read_bytes = r->src.read_bytes;
 	target_free(&t);
 	jreader_free(&rd);
+	free(want);
 	return err;
 }
