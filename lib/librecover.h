@@ -343,6 +343,14 @@ struct recover_stats {
 	unsigned long long fc_replayed;	/* records replayed (in a dry run:
 					 * that would be) */
 	errcode_t	fc_error;	/* RECOVER_ET_FC_REPLAY: why */
+	/*
+	 * recover_replay() writes each block once, its last copy that holds:
+	 * replayed = copies_written + superseded, the copies a replay in log
+	 * order would write (with RECOVER_FL_DRY_RUN: would be).
+	 */
+	unsigned long long copies_written; /* blocks written, one copy each */
+	unsigned long long superseded;	/* good copies a later good copy of
+					 * the same block makes unneeded */
 };
 
 /*

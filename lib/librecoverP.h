@@ -325,6 +325,8 @@ errcode_t fc_replay(struct recover_struct *r);
 errcode_t fc_replay_commit(struct recover_struct *r);
 void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
+/* The REPLAY pass proper: each block's last good copy, once (replay.c). */
+errcode_t replay_blocks(struct recover_struct *r);
 /* Is this logged copy cancelled by a revoke record? */
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);

@@ -630,12 +630,6 @@ static errcode_t check_tags(struct recover_struct *r)
 
 errcode_t recovery_replay(struct recover_struct *r)
 {
-	const struct jsuper *sb = &r->sb;
-	const unsigned char *data;
-	unsigned char *want;
-	struct jreader rd;
-	struct target t;
-	size_t i;
 	errcode_t err;
 
 	err = check_tags(r);
@@ -647,59 +641,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 		if (err)
 			return err;
 	}
-	r->progress_next = 0;
-	want = malloc(r->ntags ? r->ntags : 1);
-	if (!want)
-		return ENOMEM;
-	for (i = 0; i < r->ntags; i++)
-		want[i] = !recovery_revoked(r, &r->tags[i]);
-	err = jreader_init(&rd, &r->src, sb->last);
-	if (err) {
-		free(want);
-		return err;
-	}
-	err = target_init(&t, r->fs->io, sb->pub.blocksize,
-			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
-	if (err)
-		goto out;
-	for (i = 0; i < r->ntags; i++) {
-		const struct jtag *tag = &r->tags[i];
-
-		err = recovery_progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
-		if (err)
-			goto out;
-		if (!want[i]) {
-			r->st.revoked++;
-			continue;
-		}
-		err = recovery_read_copy(r, &rd, i, want, 1, &data);
-		if (err) {
-			/* As the kernel does: go on, report at the end. */
-			if (!r->st.error)
-				set_error(r, RECOVER_ET_LOG_IO, tag->jblk,
-					  tag->fsblk, tag->tid);
-			continue;
-		}
-		if (!jbd2_data_csum_ok(sb, tag->tid, data, tag->csum)) {
-			if (!r->st.bad_csum++) {
-				r->st.bad_csum_at.jblock = tag->jblk;
-				r->st.bad_csum_at.fsblock = tag->fsblk;
-				r->st.bad_csum_at.tid = tag->tid;
-			}
-			continue;
-		}
-		err = target_write(&t, tag->fsblk, data,
-				   tag->flags & JBD2_FLAG_ESCAPE);
-		if (err)
-			goto out;
-		r->st.replayed++;
-	}
-	err = target_flush(&t);
-out:
-	r->st.written_bytes = t.written_bytes;
+	err = replay_blocks(r);
 	r->st.read_bytes = r->src.read_bytes;
-	target_free(&t);
-	jreader_free(&rd);
-	free(want);
 	return err;
 }
