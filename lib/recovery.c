@@ -9,8 +9,10 @@
  * update at its commit; with RECOVER_FL_FULL_REVOKE every record, read in
  * a REVOKE pass of its own once the log's end is known).
  *
- * REPLAY writes, in log order, every logged copy whose transaction is
- * replayed, that no revoke record cancels, and whose data checksum holds.
+ * REPLAY (replay.c) writes each block once: its last logged copy that no
+ * revoke record cancels and whose data checksum holds, which is what
+ * writing every such copy in log order (as e2fsck and the kernel do)
+ * leaves; in ascending block order, consecutive blocks in one write.
  *
  * Journal block reads per run (the journal superblock is read at open):
  *   SCAN reads each descriptor, revoke and commit block once, and the block
@@ -19,9 +21,13 @@
  *     as one request when it can tell where they are (scan_ahead()); a
  *     guess that runs long reads some data blocks the replay reads again.
  *   REVOKE (RECOVER_FL_FULL_REVOKE only) reads the revoke blocks again.
- *   REPLAY reads each copy it needs once: those no revoke record cancels,
- *     consecutive ones in one request, nothing else (recovery_read_copy()).
- *   recover_walk()'s fates (plan.c) read the same copies as the replay.
+ *   REPLAY reads each copy it needs once, consecutive ones in one request:
+ *     the copy it writes of each block; with data checksums (v2/v3) every
+ *     copy no revoke record cancels, each checksum counting as in e2fsck;
+ *     a copy that fails gives way to the block's copy before it, read
+ *     then, on its own, and not again.
+ *   recover_walk()'s fates (plan.c) read every copy no revoke record
+ *     cancels, once (recovery_read_copy()).
  */
 #include "config.h"
 

@@ -78,6 +78,7 @@ struct replay {
 	unsigned long long done;	/* copies settled, for the progress */
 	unsigned long long written;
 	int		counted;	/* count() was called */
+	int		check_all;	/* data checksums: read every copy */
 };
 
 static int by_fsblk(const void *a, const void *b)
@@ -92,6 +93,13 @@ static int by_jblk(const void *a, const void *b)
 	const struct want *x = a, *y = b;
 
 	return x->jblk < y->jblk ? -1 : x->jblk > y->jblk;
+}
+
+/* Tell the caller how far the pass is: copies settled, of all tags. */
+static errcode_t step(struct replay *p)
+{
+	return recovery_progress(p->r, RECOVER_PASS_REPLAY, p->done,
+				 p->r->ntags);
 }
 
 /* The candidates, each block's last one, and the links between them. */
@@ -116,6 +124,9 @@ static errcode_t classify(struct replay *p)
 			p->state[i] = C_REVOKED;
 			r->st.revoked++;
 			p->done++;
+			err = step(p);
+			if (err)
+				goto out;
 			continue;
 		}
 		p->state[i] = C_CAND;
@@ -218,13 +229,21 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 					 p->buf + (size_t)n * bs))
 				data = NULL;
 		}
-		if (i == NONE)
-			continue;
-		err = target_write(tg, r->tags[i].fsblk, data,
-				   r->tags[i].flags & JBD2_FLAG_ESCAPE);
+		if (i != NONE) {
+			err = target_write(tg, r->tags[i].fsblk, data,
+					   r->tags[i].flags & JBD2_FLAG_ESCAPE);
+			if (err)
+				return err;
+			p->written++;
+			/* Without data checksums the copies before it are
+			 * settled too: superseded, never read. */
+			if (!p->check_all)
+				for (i = p->prev[i]; i != NONE; i = p->prev[i])
+					p->done++;
+		}
+		err = step(p);
 		if (err)
 			return err;
-		p->written++;
 	}
 	return 0;
 }
@@ -247,8 +266,7 @@ static errcode_t check_rest(struct replay *p)
 		settle(p, (uint32_t)i,
 		       recovery_read_copy(r, &rd, i, p->state, C_CAND, &data) ?
 		       NULL : data);
-		err = recovery_progress(r, RECOVER_PASS_REPLAY, p->done,
-					r->ntags);
+		err = step(p);
 		if (err)
 			break;
 	}
@@ -312,6 +330,7 @@ errcode_t replay_blocks(struct recover_struct *r)
 	memset(&p, 0, sizeof(p));
 	memset(&tg, 0, sizeof(tg));
 	p.r = r;
+	p.check_all = sb->csum_v2 || sb->csum_v3;
 	r->progress_next = 0;
 	p.state = malloc(r->ntags ? r->ntags : 1);
 	p.prev = malloc((r->ntags ? r->ntags : 1) * sizeof(*p.prev));
@@ -338,13 +357,10 @@ errcode_t replay_blocks(struct recover_struct *r)
 		n = p.nblocks - k < p.batch ? (unsigned int)(p.nblocks - k) :
 		    p.batch;
 		err = write_batch(&p, &tg, k, n);
-		if (!err)
-			err = recovery_progress(r, RECOVER_PASS_REPLAY, p.done,
-						r->ntags);
 		if (err)
 			goto out;
 	}
-	if (sb->csum_v2 || sb->csum_v3) {
+	if (p.check_all) {
 		err = check_rest(&p);
 		if (err)
 			goto out;
