@@ -604,6 +604,25 @@ static void test_super_set_csum(void **state)
 	free(sb);
 }
 
+/* jbd2_super_version: the magic and one of the two superblock types. */
+static void test_super_version(void **state)
+{
+	unsigned char *sb = make_sb(1024, 4, 0, 0, 8192);
+
+	(void)state;
+	assert_int_equal(jbd2_super_version(sb), 2);
+	w32(sb + O_TYPE, 3);
+	assert_int_equal(jbd2_super_version(sb), 1);
+	w32(sb + O_TYPE, 2);
+	assert_int_equal(jbd2_super_version(sb), 0);
+	w32(sb + O_TYPE, 5);
+	assert_int_equal(jbd2_super_version(sb), 0);
+	w32(sb + O_TYPE, 4);
+	sb[0] ^= 1;
+	assert_int_equal(jbd2_super_version(sb), 0);
+	free(sb);
+}
+
 /* ---- jbd2_check_geometry ------------------------------------------------- */
 
 static errcode_t geometry(uint32_t incompat, uint32_t maxlen, uint32_t first,
@@ -1146,6 +1165,7 @@ static void test_commit_csum(void **state)
 	}
 }
 
+
 /* Data tag checksum: crc32c(crc32c(seed, be32 tid), block as logged). */
 static uint32_t data_csum(uint32_t tid, const unsigned char *data,
 			  unsigned int bs)
@@ -1378,6 +1398,7 @@ int main(void)
 		cmocka_unit_test(test_super_check_order),
 		cmocka_unit_test(test_super_fast_commit),
 		cmocka_unit_test(test_super_set_csum),
+		cmocka_unit_test(test_super_version),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_geometry_short_dump),
 		cmocka_unit_test(test_tags_plain),
