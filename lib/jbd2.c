@@ -120,6 +120,40 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 	return 0;
 }
 
+/*
+ * The journal superblock after recovery, as e2fsck leaves it: the log
+ * emptied (s_start 0); when recovery succeeded, s_sequence one past the
+ * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
+ * in s_errno after a corrupt commit block.  Then e2fsck's journal check
+ * moves any s_errno into the filesystem's error state and clears it.  A v1
+ * superblock loses any bytes set past s_errno.
+ */
+int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
+		     const struct jbd2_reset *how)
+{
+	int fs_error;
+
+	if (how->had_log) {
+		if (sb->pub.version == 1 &&
+		    (get_be32(buf + JSB_FEATURE_COMPAT) ||
+		     get_be32(buf + JSB_FEATURE_INCOMPAT) ||
+		     get_be32(buf + JSB_FEATURE_RO_COMPAT) ||
+		     get_be32(buf + JSB_NR_USERS)))
+			memset(buf + JSB_V1_SIZE, 0,
+			       sb->pub.blocksize - JSB_V1_SIZE);
+		put_be32(buf + JSB_START, 0);
+		if (how->replayed) {
+			put_be32(buf + JSB_SEQUENCE, how->end_tid + 1);
+			if (how->failed_commit)
+				put_be32(buf + JSB_ERRNO, JSB_ERRNO_EINVAL);
+		}
+	}
+	fs_error = get_be32(buf + JSB_ERRNO) != 0;
+	put_be32(buf + JSB_ERRNO, 0);
+	jbd2_super_set_csum(sb, buf);
+	return fs_error;
+}
+
 /* The geometry against the journal actually available. */
 errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks,
 			      int may_be_short)

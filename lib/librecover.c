@@ -762,40 +762,6 @@ errcode_t recover_save(recover_t r, const char *path)
 }
 
 /*
- * The journal superblock after recovery, as e2fsck leaves it: the log
- * emptied (s_start 0); when recovery succeeded, s_sequence one past the
- * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
- * in s_errno after a corrupt commit block.  Then e2fsck's journal check
- * moves any s_errno into the filesystem's error state and clears it.
- * Returns whether the filesystem must be marked as having errors.
- */
-static int reset_journal_super(struct recover_struct *r, unsigned char *raw,
-			       int failed)
-{
-	int fs_error;
-
-	if (!has_log(r))
-		goto errno_only;
-	if (r->sb.pub.version == 1 &&
-	    (get_be32(raw + JSB_FEATURE_COMPAT) ||
-	     get_be32(raw + JSB_FEATURE_INCOMPAT) ||
-	     get_be32(raw + JSB_FEATURE_RO_COMPAT) ||
-	     get_be32(raw + JSB_NR_USERS)))
-		memset(raw + JSB_V1_SIZE, 0, r->sb.pub.blocksize - JSB_V1_SIZE);
-	put_be32(raw + JSB_START, 0);
-	if (!failed) {
-		put_be32(raw + JSB_SEQUENCE, r->st.end_tid + 1);
-		if (r->st.failed_commit)
-			put_be32(raw + JSB_ERRNO, JSB_ERRNO_EINVAL);
-	}
-errno_only:
-	fs_error = get_be32(raw + JSB_ERRNO) != 0;
-	put_be32(raw + JSB_ERRNO, 0);
-	jbd2_super_set_csum(&r->sb, raw);
-	return fs_error;
-}
-
-/*
  * The filesystem superblock, read back after the replay (which may have
  * rewritten it): needs_recovery cleared, "not clean" after a failed
  * recovery, "errors" after a journal error; checksum recomputed.
@@ -866,6 +832,7 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 {
 	struct jsource *jsrc = &r->src;
 	unsigned char *raw = r->jsb_raw;
+	struct jbd2_reset how;
 	int dry, failed, fs_error;
 	errcode_t err;
 
@@ -960,6 +927,10 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	}
 	r->st.write_blocks += 2;
 	r->st.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	how.had_log = has_log(r);
+	how.replayed = !failed;
+	how.end_tid = r->st.end_tid;
+	how.failed_commit = r->st.failed_commit;
 	if (dry) {
 		/* What the superblock updates would say, on a copy. */
 		unsigned char *copy = malloc(jsrc->blocksize);
@@ -967,11 +938,11 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 		if (!copy)
 			return ENOMEM;
 		memcpy(copy, raw, jsrc->blocksize);
-		r->st.fs_errors = reset_journal_super(r, copy, failed);
+		r->st.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
 		free(copy);
 		return 0;
 	}
-	fs_error = reset_journal_super(r, raw, failed);
+	fs_error = jbd2_reset_super(&r->sb, raw, &how);
 	r->st.fs_errors = fs_error;
 	/*
 	 * The reset journal is durable before needs_recovery goes: otherwise

@@ -604,6 +604,223 @@ static void test_super_set_csum(void **state)
 	free(sb);
 }
 
+/* ---- jbd2_reset_super ---------------------------------------------------- */
+
+/*
+ * Reset a copy of sb (1024 bytes, in a block of bs bytes filled past them
+ * with 0xA5) as a replay ending with how would.  Returns the block.
+ */
+static unsigned char *reset_copy(const unsigned char *sb, unsigned int bs,
+				 const struct jbd2_reset *how, int *fs_error)
+{
+	unsigned char *b = malloc(bs);
+	struct jsuper js;
+
+	assert_non_null(b);
+	memset(b, 0xA5, bs);
+	memcpy(b, sb, SB_BYTES);
+	assert_int_equal(jbd2_decode_super(b, bs, &js), 0);
+	*fs_error = jbd2_reset_super(&js, b, how);
+	return b;
+}
+
+/* After a good replay: s_start 0, s_sequence end_tid + 1, sealed again;
+ * nothing else changes, and the result decodes as such. */
+static void test_reset_replayed(void **state)
+{
+	static const uint32_t feats[] = { 0, F_CSUM_V2, F_CSUM_V3 | F_64BIT };
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 0x1240,
+	};
+	size_t f;
+
+	(void)state;
+	for (f = 0; f < 3; f++) {
+		unsigned char *sb = make_sb(1024, 4, 0, feats[f], 8192);
+		unsigned char *b, *want;
+		struct jsuper before, after;
+		int fs_error = -1;
+
+		w32(sb + O_START, 17);
+		sb_seal(sb);
+		assert_int_equal(jbd2_decode_super(sb, 1024, &before), 0);
+		b = reset_copy(sb, 1024, &how, &fs_error);
+		assert_int_equal(fs_error, 0);
+
+		want = malloc(SB_BYTES);
+		assert_non_null(want);
+		memcpy(want, sb, SB_BYTES);
+		w32(want + O_START, 0);
+		w32(want + O_SEQUENCE, 0x1241);
+		if (feats[f])
+			sb_seal(want);
+		assert_memory_equal(b, want, SB_BYTES);
+
+		assert_int_equal(jbd2_decode_super(b, 1024, &after), 0);
+		assert_int_equal(after.pub.start, 0);
+		assert_int_equal(after.pub.sequence, 0x1241);
+		assert_int_equal(after.pub.errnum, 0);
+		assert_int_equal(after.pub.maxlen, before.pub.maxlen);
+		assert_int_equal(after.pub.feature_incompat,
+				 before.pub.feature_incompat);
+		assert_memory_equal(after.pub.uuid, before.pub.uuid, 16);
+		free(want);
+		free(b);
+		free(sb);
+	}
+}
+
+/* The tid wraps: s_sequence after tid 0xFFFFFFFF is 0. */
+static void test_reset_sequence_wraps(void **state)
+{
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 0xFFFFFFFFU,
+	};
+	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V3, 8192);
+	unsigned char *b;
+	int fs_error;
+
+	(void)state;
+	w32(sb + O_START, 1);
+	sb_seal(sb);
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_int_equal(r32(b + O_SEQUENCE), 0);
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(decode(b, 1024), 0);
+	free(b);
+	free(sb);
+}
+
+/* A corrupt commit block: s_errno -EINVAL, which the journal check then
+ * hands to the filesystem and clears. */
+static void test_reset_failed_commit(void **state)
+{
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 9, .failed_commit = 1,
+	};
+	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V2, 8192);
+	unsigned char *b;
+	int fs_error = 0;
+
+	(void)state;
+	w32(sb + O_START, 3);
+	sb_seal(sb);
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_int_equal(fs_error, 1);
+	assert_int_equal(r32(b + O_ERRNO), 0);
+	assert_int_equal(r32(b + O_SEQUENCE), 10);
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(decode(b, 1024), 0);
+	free(b);
+
+	/* Not after a failed replay: then nothing is known about commits. */
+	{
+		struct jbd2_reset failed = how;
+
+		failed.replayed = 0;
+		b = reset_copy(sb, 1024, &failed, &fs_error);
+		assert_int_equal(fs_error, 0);
+		assert_int_equal(r32(b + O_SEQUENCE), 0x1234);
+		assert_int_equal(r32(b + O_START), 0);
+		assert_int_equal(decode(b, 1024), 0);
+		free(b);
+	}
+	free(sb);
+}
+
+/* A failed replay keeps s_sequence; an s_errno already there (-EIO) is
+ * handed on and cleared. */
+static void test_reset_errno(void **state)
+{
+	const struct jbd2_reset failed = {
+		.had_log = 1, .replayed = 0, .end_tid = 0x5000,
+	};
+	const struct jbd2_reset no_log = { .end_tid = 0x5000, .replayed = 1 };
+	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V3, 8192);
+	unsigned char *b, *want;
+	int fs_error = 0;
+
+	(void)state;
+	w32(sb + O_START, 40);
+	w32(sb + O_ERRNO, (uint32_t)-5);
+	sb_seal(sb);
+	b = reset_copy(sb, 1024, &failed, &fs_error);
+	assert_int_equal(fs_error, 1);
+	want = malloc(SB_BYTES);
+	assert_non_null(want);
+	memcpy(want, sb, SB_BYTES);
+	w32(want + O_START, 0);
+	w32(want + O_ERRNO, 0);
+	sb_seal(want);
+	assert_memory_equal(b, want, SB_BYTES);
+	free(b);
+
+	/* No log: only s_errno goes, s_start and s_sequence stay. */
+	w32(sb + O_START, 0);
+	sb_seal(sb);
+	b = reset_copy(sb, 1024, &no_log, &fs_error);
+	assert_int_equal(fs_error, 1);
+	memcpy(want, sb, SB_BYTES);
+	w32(want + O_ERRNO, 0);
+	sb_seal(want);
+	assert_memory_equal(b, want, SB_BYTES);
+	free(b);
+
+	/* No log and no error: the superblock is written back as it was. */
+	w32(sb + O_ERRNO, 0);
+	sb_seal(sb);
+	b = reset_copy(sb, 1024, &no_log, &fs_error);
+	assert_int_equal(fs_error, 0);
+	assert_memory_equal(b, sb, SB_BYTES);
+	free(b);
+	free(want);
+	free(sb);
+}
+
+/* A v1 superblock with bytes set in what would be v2 fields loses
+ * everything after s_errno, to the end of the block; without them the
+ * block is left alone past s_start and s_sequence. */
+static void test_reset_v1(void **state)
+{
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 77,
+	};
+	static const unsigned int field[] = { O_COMPAT, O_INCOMPAT, O_ROCOMPAT,
+					      O_NR_USERS };
+	unsigned char *sb = make_sb(4096, 3, 0, 0, 8192);
+	unsigned char *b;
+	size_t i, j;
+	int fs_error;
+
+	(void)state;
+	w32(sb + O_START, 2);
+	w32(sb + O_NR_USERS, 0);
+	for (i = 0; i < 4; i++) {
+		w32(sb + field[i], 0x40);
+		b = reset_copy(sb, 4096, &how, &fs_error);
+		assert_int_equal(fs_error, 0);
+		assert_int_equal(r32(b + O_START), 0);
+		assert_int_equal(r32(b + O_SEQUENCE), 78);
+		assert_int_equal(r32(b + O_MAXLEN), 8192);
+		for (j = 36; j < 4096; j++)
+			assert_int_equal(b[j], 0);
+		free(b);
+		w32(sb + field[i], 0);
+	}
+
+	/* No v2 field set: the uuid, the checksum type and the filler
+	 * past the 1024 bytes stay. */
+	b = reset_copy(sb, 4096, &how, &fs_error);
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(r32(b + O_SEQUENCE), 78);
+	assert_memory_equal(b + O_UUID, test_uuid, 16);
+	assert_memory_equal(b + 36, sb + 36, SB_BYTES - 36);
+	assert_int_equal(b[SB_BYTES], 0xA5);
+	assert_int_equal(b[4095], 0xA5);
+	free(b);
+	free(sb);
+}
+
 /* jbd2_super_version: the magic and one of the two superblock types. */
 static void test_super_version(void **state)
 {
@@ -1398,6 +1615,11 @@ int main(void)
 		cmocka_unit_test(test_super_check_order),
 		cmocka_unit_test(test_super_fast_commit),
 		cmocka_unit_test(test_super_set_csum),
+		cmocka_unit_test(test_reset_replayed),
+		cmocka_unit_test(test_reset_sequence_wraps),
+		cmocka_unit_test(test_reset_failed_commit),
+		cmocka_unit_test(test_reset_errno),
+		cmocka_unit_test(test_reset_v1),
 		cmocka_unit_test(test_super_version),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_geometry_short_dump),
