@@ -232,6 +232,27 @@ static inline int jbd2_super_version(const unsigned char *buf)
 	return 0;
 }
 
+/* A commit block, decoded field by field. */
+struct jbd2_commit {
+	uint32_t	tid;		/* h_sequence */
+	unsigned int	csum_type;	/* h_chksum_type */
+	unsigned int	csum_size;	/* h_chksum_size */
+	uint32_t	csum;		/* h_chksum[0] */
+	uint64_t	sec;		/* h_commit_sec */
+	uint32_t	nsec;		/* h_commit_nsec */
+};
+
+static inline void jbd2_decode_commit(const unsigned char *blk,
+				      struct jbd2_commit *c)
+{
+	c->tid = get_be32(blk + JBD2_HDR_SEQUENCE);
+	c->csum_type = blk[COMMIT_CHKSUM_TYPE];
+	c->csum_size = blk[COMMIT_CHKSUM_SIZE];
+	c->csum = get_be32(blk + COMMIT_CHKSUM);
+	c->sec = get_be64(blk + COMMIT_SEC);
+	c->nsec = get_be32(blk + COMMIT_NSEC);
+}
+
 /*
  * A logged copy with JBD2_FLAG_ESCAPE began with the journal magic, which
  * the log stores as zeros: put it back.

@@ -1382,6 +1382,95 @@ static void test_commit_csum(void **state)
 	}
 }
 
+/*
+ * A commit block as bytes: tid 0x89ABCDEF, h_chksum_type 1, h_chksum_size
+ * 4, two bytes of padding, h_chksum[0] 0xDEADBEEF and seven more words,
+ * h_commit_sec 0x0000000165A0BC00, h_commit_nsec 999999999 (0x3B9AC9FF).
+ */
+static const unsigned char commit_bytes[60] = {
+	0xC0, 0x3B, 0x39, 0x98, 0x00, 0x00, 0x00, 0x02,
+	0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x04, 0x5A, 0x5A,
+	0xDE, 0xAD, 0xBE, 0xEF, 0x11, 0x11, 0x11, 0x11,
+	0x22, 0x22, 0x22, 0x22, 0x33, 0x33, 0x33, 0x33,
+	0x44, 0x44, 0x44, 0x44, 0x55, 0x55, 0x55, 0x55,
+	0x66, 0x66, 0x66, 0x66, 0x77, 0x77, 0x77, 0x77,
+	0x00, 0x00, 0x00, 0x01, 0x65, 0xA0, 0xBC, 0x00,
+	0x3B, 0x9A, 0xC9, 0xFF,
+};
+
+static void test_commit_decode_bytes(void **state)
+{
+	unsigned char *b = new_block(1024, 2, 0);
+	struct jbd2_commit c;
+
+	(void)state;
+	memcpy(b, commit_bytes, sizeof(commit_bytes));
+	memset(&c, 0xEE, sizeof(c));
+	jbd2_decode_commit(b, &c);
+	assert_int_equal(c.tid, 0x89ABCDEFU);
+	assert_int_equal(c.csum_type, 1);
+	assert_int_equal(c.csum_size, 4);
+	assert_int_equal(c.csum, 0xDEADBEEFU);
+	assert_true(c.sec == 0x0000000165A0BC00ULL);
+	assert_int_equal(c.nsec, 999999999U);
+
+	/* Padding, the other checksum words and the rest of the block are
+	 * no field. */
+	b[14] = b[15] = 0xFF;
+	memset(b + 20, 0xC3, 28);
+	fill_random(b + 60, 1024 - 60, 8);
+	{
+		struct jbd2_commit d;
+
+		memset(&d, 0, sizeof(d));
+		jbd2_decode_commit(b, &d);
+		assert_int_equal(d.tid, c.tid);
+		assert_int_equal(d.csum_type, c.csum_type);
+		assert_int_equal(d.csum_size, c.csum_size);
+		assert_int_equal(d.csum, c.csum);
+		assert_true(d.sec == c.sec);
+		assert_int_equal(d.nsec, c.nsec);
+	}
+	free(b);
+}
+
+/* Fields written at the offsets doc/jbd2-format.md gives come back. */
+static void test_commit_decode_fields(void **state)
+{
+	static const struct {
+		uint32_t tid;
+		unsigned char type, size;
+		uint32_t csum;
+		uint64_t sec;
+		uint32_t nsec;
+	} v[] = {
+		{ 0, 0, 0, 0, 0, 0 },
+		{ 1, 4, 4, 0x01020304U, 1700000000ULL, 123456789 },
+		{ 0xFFFFFFFFU, 0xFF, 0xFF, 0xFFFFFFFFU, ~0ULL, 0xFFFFFFFFU },
+		{ 0x80000000U, 1, 4, 0x80000001U, 0x8000000000000001ULL, 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		unsigned char *b = new_block(4096, 2, v[i].tid);
+		struct jbd2_commit c;
+
+		b[12] = v[i].type;
+		b[13] = v[i].size;
+		w32(b + 16, v[i].csum);
+		w64(b + 48, v[i].sec);
+		w32(b + 56, v[i].nsec);
+		jbd2_decode_commit(b, &c);
+		assert_int_equal(c.tid, v[i].tid);
+		assert_int_equal(c.csum_type, v[i].type);
+		assert_int_equal(c.csum_size, v[i].size);
+		assert_int_equal(c.csum, v[i].csum);
+		assert_true(c.sec == v[i].sec);
+		assert_int_equal(c.nsec, v[i].nsec);
+		free(b);
+	}
+}
 
 /* Data tag checksum: crc32c(crc32c(seed, be32 tid), block as logged). */
 static uint32_t data_csum(uint32_t tid, const unsigned char *data,
@@ -1634,6 +1723,8 @@ int main(void)
 		cmocka_unit_test(test_block_csum),
 		cmocka_unit_test(test_block_csum_none),
 		cmocka_unit_test(test_commit_csum),
+		cmocka_unit_test(test_commit_decode_bytes),
+		cmocka_unit_test(test_commit_decode_fields),
 		cmocka_unit_test(test_data_csum),
 		cmocka_unit_test(test_revoke_extent),
 		cmocka_unit_test(test_revoke_records),
