@@ -624,6 +624,25 @@ static unsigned char *reset_copy(const unsigned char *sb, unsigned int bs,
 	return b;
 }
 
+/* A v2 superblock with these features and a log from start, sealed. */
+static unsigned char *logged_sb(uint32_t incompat, uint32_t start)
+{
+	unsigned char *sb = make_sb(1024, 4, 0, incompat, 8192);
+
+	w32(sb + O_START, start);
+	sb_seal(sb);
+	return sb;
+}
+
+/* A reset block: the log emptied, this s_sequence, no s_errno, sealed. */
+static void assert_emptied(const unsigned char *b, uint32_t sequence)
+{
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(r32(b + O_SEQUENCE), sequence);
+	assert_int_equal(r32(b + O_ERRNO), 0);
+	assert_int_equal(decode((unsigned char *)b, 1024), 0);
+}
+
 /* After a good replay: s_start 0, s_sequence end_tid + 1, sealed again;
  * nothing else changes, and the result decodes as such. */
 static void test_reset_replayed(void **state)
@@ -636,13 +655,11 @@ static void test_reset_replayed(void **state)
 
 	(void)state;
 	for (f = 0; f < 3; f++) {
-		unsigned char *sb = make_sb(1024, 4, 0, feats[f], 8192);
+		unsigned char *sb = logged_sb(feats[f], 17);
 		unsigned char *b, *want;
 		struct jsuper before, after;
 		int fs_error = -1;
 
-		w32(sb + O_START, 17);
-		sb_seal(sb);
 		assert_int_equal(jbd2_decode_super(sb, 1024, &before), 0);
 		b = reset_copy(sb, 1024, &how, &fs_error);
 		assert_int_equal(fs_error, 0);
@@ -656,6 +673,7 @@ static void test_reset_replayed(void **state)
 			sb_seal(want);
 		assert_memory_equal(b, want, SB_BYTES);
 
+		assert_emptied(b, 0x1241);
 		assert_int_equal(jbd2_decode_super(b, 1024, &after), 0);
 		assert_int_equal(after.pub.start, 0);
 		assert_int_equal(after.pub.sequence, 0x1241);
@@ -676,105 +694,92 @@ static void test_reset_sequence_wraps(void **state)
 	const struct jbd2_reset how = {
 		.had_log = 1, .replayed = 1, .end_tid = 0xFFFFFFFFU,
 	};
-	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V3, 8192);
+	unsigned char *sb = logged_sb(F_CSUM_V3, 1);
 	unsigned char *b;
 	int fs_error;
 
 	(void)state;
-	w32(sb + O_START, 1);
-	sb_seal(sb);
 	b = reset_copy(sb, 1024, &how, &fs_error);
-	assert_int_equal(r32(b + O_SEQUENCE), 0);
-	assert_int_equal(r32(b + O_START), 0);
-	assert_int_equal(decode(b, 1024), 0);
+	assert_emptied(b, 0);
 	free(b);
 	free(sb);
 }
 
-/* A corrupt commit block: s_errno -EINVAL, which the journal check then
- * hands to the filesystem and clears. */
+/*
+ * A corrupt commit block: s_errno -EINVAL, which the journal check then
+ * hands to the filesystem and clears.  Not after a failed replay: then
+ * s_sequence stays and nothing is said about commits.
+ */
 static void test_reset_failed_commit(void **state)
 {
-	const struct jbd2_reset how = {
+	struct jbd2_reset how = {
 		.had_log = 1, .replayed = 1, .end_tid = 9, .failed_commit = 1,
 	};
-	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V2, 8192);
+	unsigned char *sb = logged_sb(F_CSUM_V2, 3);
 	unsigned char *b;
 	int fs_error = 0;
 
 	(void)state;
-	w32(sb + O_START, 3);
-	sb_seal(sb);
 	b = reset_copy(sb, 1024, &how, &fs_error);
 	assert_int_equal(fs_error, 1);
-	assert_int_equal(r32(b + O_ERRNO), 0);
-	assert_int_equal(r32(b + O_SEQUENCE), 10);
-	assert_int_equal(r32(b + O_START), 0);
-	assert_int_equal(decode(b, 1024), 0);
+	assert_emptied(b, 10);
 	free(b);
 
-	/* Not after a failed replay: then nothing is known about commits. */
-	{
-		struct jbd2_reset failed = how;
-
-		failed.replayed = 0;
-		b = reset_copy(sb, 1024, &failed, &fs_error);
-		assert_int_equal(fs_error, 0);
-		assert_int_equal(r32(b + O_SEQUENCE), 0x1234);
-		assert_int_equal(r32(b + O_START), 0);
-		assert_int_equal(decode(b, 1024), 0);
-		free(b);
-	}
+	how.replayed = 0;
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_int_equal(fs_error, 0);
+	assert_emptied(b, 0x1234);
+	free(b);
 	free(sb);
 }
 
-/* A failed replay keeps s_sequence; an s_errno already there (-EIO) is
- * handed on and cleared. */
+/*
+ * What else the reset writes, byte for byte: a failed replay keeps
+ * s_sequence; without a log only s_errno goes; an s_errno already there
+ * (-EIO) is handed on and cleared; with neither the superblock is written
+ * back as it was.
+ */
 static void test_reset_errno(void **state)
 {
-	const struct jbd2_reset failed = {
-		.had_log = 1, .replayed = 0, .end_tid = 0x5000,
+	static const struct {
+		int had_log, replayed;
+		uint32_t start, errnum;
+		int fs_error;
+	} c[] = {
+		{ 1, 0, 40, (uint32_t)-5, 1 },
+		{ 1, 0, 40, 0, 0 },
+		{ 0, 1, 0, (uint32_t)-5, 1 },
+		{ 0, 1, 0, 0, 0 },
 	};
-	const struct jbd2_reset no_log = { .end_tid = 0x5000, .replayed = 1 };
-	unsigned char *sb = make_sb(1024, 4, 0, F_CSUM_V3, 8192);
-	unsigned char *b, *want;
-	int fs_error = 0;
+	unsigned char *want = malloc(SB_BYTES);
+	size_t i;
 
 	(void)state;
-	w32(sb + O_START, 40);
-	w32(sb + O_ERRNO, (uint32_t)-5);
-	sb_seal(sb);
-	b = reset_copy(sb, 1024, &failed, &fs_error);
-	assert_int_equal(fs_error, 1);
-	want = malloc(SB_BYTES);
 	assert_non_null(want);
-	memcpy(want, sb, SB_BYTES);
-	w32(want + O_START, 0);
-	w32(want + O_ERRNO, 0);
-	sb_seal(want);
-	assert_memory_equal(b, want, SB_BYTES);
-	free(b);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct jbd2_reset how = {
+			.had_log = c[i].had_log, .replayed = c[i].replayed,
+			.end_tid = 0x5000,
+		};
+		unsigned char *sb = logged_sb(F_CSUM_V3, c[i].start);
+		unsigned char *b;
+		int fs_error = -1;
 
-	/* No log: only s_errno goes, s_start and s_sequence stay. */
-	w32(sb + O_START, 0);
-	sb_seal(sb);
-	b = reset_copy(sb, 1024, &no_log, &fs_error);
-	assert_int_equal(fs_error, 1);
-	memcpy(want, sb, SB_BYTES);
-	w32(want + O_ERRNO, 0);
-	sb_seal(want);
-	assert_memory_equal(b, want, SB_BYTES);
-	free(b);
-
-	/* No log and no error: the superblock is written back as it was. */
-	w32(sb + O_ERRNO, 0);
-	sb_seal(sb);
-	b = reset_copy(sb, 1024, &no_log, &fs_error);
-	assert_int_equal(fs_error, 0);
-	assert_memory_equal(b, sb, SB_BYTES);
-	free(b);
+		w32(sb + O_ERRNO, c[i].errnum);
+		sb_seal(sb);
+		b = reset_copy(sb, 1024, &how, &fs_error);
+		assert_int_equal(fs_error, c[i].fs_error);
+		memcpy(want, sb, SB_BYTES);
+		w32(want + O_START, 0);
+		w32(want + O_ERRNO, 0);
+		sb_seal(want);
+		assert_memory_equal(b, want, SB_BYTES);
+		if (!c[i].had_log && !c[i].errnum)
+			assert_memory_equal(b, sb, SB_BYTES);
+		free(b);
+		free(sb);
+	}
 	free(want);
-	free(sb);
 }
 
 /* A v1 superblock with bytes set in what would be v2 fields loses
