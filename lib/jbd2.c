@@ -126,7 +126,8 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
  * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
  * in s_errno after a corrupt commit block.  Then e2fsck's journal check
  * moves any s_errno into the filesystem's error state and clears it.  A v1
- * superblock loses any bytes set past s_errno.
+ * superblock with anything in the fields a v2 one has is cleared past
+ * s_errno, as e2fsck does.
  */
 int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
 		     const struct jbd2_reset *how)
