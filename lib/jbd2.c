@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2.c -- decoding and checking journal blocks.
+ * jbd2.c -- decoding and checking journal blocks, and the journal
+ * superblock reset that ends a replay.
  */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2_fs.h -- the jbd2 on-disk format, as librecover reads it.
+ * jbd2_fs.h -- the jbd2 on-disk format, as librecover reads and writes it.
  *
  * libext2fs-dev does not install a jbd2 header, so the format is described
  * here: offsets, constants, byte-order helpers, and the decoders that need

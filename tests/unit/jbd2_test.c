@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2_test.c -- unit tests of the journal block decoding (lib/jbd2.c).
+ * jbd2_test.c -- unit tests of the journal format: the decoders and the
+ * superblock reset (lib/jbd2.c, lib/jbd2_fs.h).
  *
  * Superblocks and log blocks are built byte by byte with this file's own
  * big-endian writers, and checksums are computed here from the rules in
