@@ -199,7 +199,7 @@ static inline int jbd2_revoke_next(struct jbd2_revoke_iter *it,
 
 	if (it->off + it->rec > it->end)
 		return 0;
-	*blocknr = it->rec == 8 ? get_be64(p) : get_be32(p);
+	*blocknr = it->rec == REVOKE_REC64_SIZE ? get_be64(p) : get_be32(p);
 	it->off += it->rec;
 	return 1;
 }
