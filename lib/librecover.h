@@ -165,6 +165,15 @@ struct recover_options {
 	 * that write the block, up to recover_close().  NULL: not wanted.
 	 */
 	struct recover_mmp *mmp;
+	/*
+	 * How recover_save() writes its new file: the manager's open() is
+	 * given the file's name (created empty, mode 0600) with IO_FLAG_RW.
+	 * NULL means unix_io_manager.  (A test's fault-injecting manager
+	 * goes here; the filesystem's io_manager above is not used, so that
+	 * an undo manager never records the copy.)  The type is io_manager,
+	 * spelt out: in C++ the field above hides that name in the struct.
+	 */
+	struct struct_io_manager *save_io_manager;
 };
 
 /* Where the journal came from. */

@@ -142,6 +142,7 @@ errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
 
 	memset(s, 0, sizeof(*s));
 	s->kind = RECOVER_SRC_INODE;
+	s->fs_journal = 1;
 	s->io = fs->io;
 	s->blocksize = fs->blocksize;
 	s->ino = ino;
@@ -241,6 +242,8 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		goto fail;
 	if (jdev) {
 		s->kind = RECOVER_SRC_DEVICE;
+		s->fs_journal = 1;
+		s->external = 1;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
 		s->blocks = get_le32(sb + 0x04);
 		if (get_le32(sb + 0x60) & EXT4_FEATURE_INCOMPAT_64BIT)
@@ -259,6 +262,7 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		}
 	}
 	s->kind = RECOVER_SRC_DUMP;
+	s->may_end_early = 1;
 	s->sb_block = 0;
 	err = ext2fs_get_device_size2(path, blocksize, &size);
 	if (err)
@@ -312,6 +316,7 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 		goto fail;
 	s->blocksize = bs;
 	s->kind = RECOVER_SRC_DUMP;
+	s->may_end_early = 1;
 	s->sb_block = 0;
 	err = ext2fs_get_device_size2(path, bs, &size);
 	if (err)
@@ -330,7 +335,8 @@ static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 	size_t lo = 0, hi = s->nruns;
 
 	if (blk >= s->blocks)
-		return RECOVER_ET_JOURNAL_SHORT;
+		return s->may_end_early ? RECOVER_ET_DUMP_END :
+					  RECOVER_ET_JOURNAL_SHORT;
 	if (s->kind != RECOVER_SRC_INODE) {
 		*pblk = blk;
 		if (*n > s->blocks - blk)
