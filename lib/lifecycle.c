@@ -218,22 +218,21 @@ static errcode_t open_journal(struct recover_struct *r)
 	/* Is this journal the filesystem's? */
 	if (!fs)
 		return 0;
-	if (r->src.fs_journal) {
-		r->reset = &r->src;
-		r->reset_jsb = r->jsb_raw;
-	}
 	if (r->src.external &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
 	    !(r->opts.flags & RECOVER_FL_FORCE))
 		return RECOVER_ET_EXT_JOURNAL_UUID;
-	if (!r->src.fs_journal &&
-	    memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
+	if (r->src.fs_journal) {
+		r->reset = &r->src;
+		r->reset_jsb = r->jsb_raw;
+		return 0;
+	}
+	/* A copy names the filesystem, or the journal it was saved from. */
+	if (memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
 	    !(r->opts.flags & RECOVER_FL_FORCE))
 		return RECOVER_ET_DUMP_MISMATCH;
-	if (!r->src.fs_journal)
-		return open_own_journal(r);
-	return 0;
+	return open_own_journal(r);
 }
 
 /*
