@@ -214,7 +214,9 @@ static void sync_dir(const char *target)
  * filesystem, a file size or quota limit) into EXT2_ET_SHORT_WRITE.  The
  * rest is written once more through the new file's own descriptor: it
  * goes through, or the reason it cannot is what the caller is told (as
- * when the copy was written with write(2)).
+ * when the copy was written with write(2)).  Only for a write handed over
+ * whole (data and size are the request's, as unix_io passes them unless it
+ * bounces the write through a buffer of its own, block by block).
  */
 static errcode_t short_write(io_channel io, unsigned long block, int count,
 			     const void *data, size_t size, int actual,
@@ -224,9 +226,10 @@ static errcode_t short_write(io_channel io, unsigned long block, int count,
 	const unsigned char *p = data;
 	off_t at = (off_t)block * io->block_size;
 	size_t done = actual > 0 ? (size_t)actual : 0;
+	size_t asked = count < 0 ? (size_t)-count :
+				   (size_t)count * (size_t)io->block_size;
 
-	(void)count;
-	if (err != EXT2_ET_SHORT_WRITE)
+	if (err != EXT2_ET_SHORT_WRITE || size != asked || done > size)
 		return err;
 	while (done < size) {
 		ssize_t w = pwrite(k->fd, p + done, size - done,
