@@ -142,10 +142,12 @@ struct recover_options {
 	 */
 	const char	*journal_path;
 	/*
-	 * How to reach the filesystem (and an external journal or dump):
-	 * NULL means unix_io_manager.  undo_io_manager, set up with
-	 * set_undo_io_backing_manager() and set_undo_io_backup_file(), keeps
-	 * an e2undo file of everything overwritten on the filesystem.
+	 * How to reach the filesystem: NULL means unix_io_manager.
+	 * undo_io_manager, set up with set_undo_io_backing_manager() and
+	 * set_undo_io_backup_file(), keeps an e2undo file of everything
+	 * overwritten on the filesystem.  An external journal device and a
+	 * dump (journal_path) are always opened with unix_io_manager, so an
+	 * undo file covers the filesystem device only.
 	 */
 	io_manager	io_manager;
 	recover_progress_fn progress;
