@@ -14,7 +14,9 @@
  *   -n       RECOVER_FL_DRY_RUN
  *   -j PATH  the journal (external device or dump): recover_options
  *            journal_path
- *   -S FILE  recover_save() to FILE instead of replaying
+ *   -S FILE  recover_save() to FILE instead of replaying; the new file is
+ *            written through the fault-injecting io_manager too
+ *            (recover_options.save_io_manager)
  *   -r OFF:LEN:UNIT  count the reads of bytes [OFF, OFF + LEN) of IMAGE
  *            (e.g. an extent of the journal; repeatable, up to 16 ranges
  *            of one UNIT), and before the last line print
@@ -173,6 +175,7 @@ int main(int argc, char **argv)
 
 	fault_set(mode, k);
 	opts.io_manager = fault_io_manager;
+	opts.save_io_manager = fault_io_manager;
 	opts.progress = progress;
 	err = recover_open(argv[optind], &opts, &r);
 	if (err) {
