@@ -367,30 +367,27 @@ static const char *uuid_str(const unsigned char *u)
 	return buf;
 }
 
-static const struct { unsigned int incompat; const char *name; } features[] = {
-	{ 0x1, "journal_incompat_revoke" },
-	{ 0x2, "journal_64bit" },
-	{ 0x4, "journal_async_commit" },
-	{ 0x8, "journal_checksum_v2" },
-	{ 0x10, "journal_checksum_v3" },
-	{ 0x20, "journal_fast_commit" },
-};
-
-/* The feature names, separated by sep, names quoted for JSON. */
+/* The feature names (librecover's), separated by sep, quoted for JSON. */
 static void print_features(const struct recover_super *sb, const char *sep,
 			   int quote)
 {
+	const unsigned int words[] = { sb->feature_compat, sb->feature_incompat,
+				       sb->feature_ro_compat };
+	const enum recover_feature_type types[] = { RECOVER_FEATURE_COMPAT,
+		RECOVER_FEATURE_INCOMPAT, RECOVER_FEATURE_RO_COMPAT };
 	const char *q = quote ? "\"" : "";
 	const char *s = "";
-	size_t i;
+	const char *name;
+	int t, b;
 
-	if (sb->feature_compat & 0x1) {
-		printf("%sjournal_checksum%s", q, q);
-		s = sep;
-	}
-	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
-		if (sb->feature_incompat & features[i].incompat) {
-			printf("%s%s%s%s", s, q, features[i].name, q);
+	for (t = 0; t < 3; t++) {
+		for (b = 0; b < 32; b++) {
+			if (!(words[t] & 1U << b))
+				continue;
+			name = recover_feature_name(types[t], 1U << b);
+			if (!name)
+				continue;
+			printf("%s%s%s%s", s, q, name, q);
 			s = sep;
 		}
 	}
