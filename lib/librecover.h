@@ -222,7 +222,7 @@ enum recover_end {
 /*
  * What recover_replay() came to (recover_stats.outcome); a dry run gives
  * the one its replay would come to.  An fsck's exit status follows from it
- * (jrecover(8): 0, 1, 4; 8 for an error returned).
+ * (jrecover(8): 0, 1, 4; 8 for an error returned, 32 when interrupted).
  */
 enum recover_outcome {
 	RECOVER_OUTCOME_NONE = 0,	/* no replay has run */
@@ -235,6 +235,10 @@ enum recover_outcome {
 					 * a journal error carried into the
 					 * filesystem, a dump cut short */
 	RECOVER_OUTCOME_FAILED,		/* recover_replay() returned an error */
+	RECOVER_OUTCOME_INTERRUPTED,	/* it returned RECOVER_ET_INTERRUPTED:
+					 * stopped at a safe point, the journal
+					 * still needs recovery (jrecover and
+					 * e2fsck exit 32) */
 };
 
 /* Where in the log something was found. */

@@ -196,8 +196,7 @@ int fail(struct cli *c, errcode_t err, const char *what,
 	if (c->json) {
 		printf("{\"filesystem\":");
 		json_fs(c);
-		printf(",\"exit\":%d,\"error\":",
-		       err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR);
+		printf(",\"exit\":%d,\"error\":", exit_status(err, st));
 		json_str(error_message(err));
 		printf(",\"code\":");
 		name = recover_error_name(err);
@@ -214,5 +213,5 @@ int fail(struct cli *c, errcode_t err, const char *what,
 		json_mmp(c);
 		printf("}\n");
 	}
-	return err == RECOVER_ET_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ERROR;
+	return exit_status(err, st);
 }

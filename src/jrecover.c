@@ -103,21 +103,31 @@ static int refuse_dump(const char *path)
 	return EXIT_USAGE;
 }
 
-/* The status of a replay; a dry run gives the one its replay would. */
-static int exit_status(const struct recover_stats *st)
+/*
+ * The exit status, decided here alone.  A replay's is the library's
+ * outcome of it (a dry run's, the one its replay would come to); a failure
+ * with no outcome, before any replay (the open, the scan, -s), is an
+ * operational error, or an interruption.
+ */
+int exit_status(errcode_t err, const struct recover_stats *st)
 {
-	switch (st->outcome) {
+	switch (st ? st->outcome : RECOVER_OUTCOME_NONE) {
 	case RECOVER_OUTCOME_CLEAN:
 		return EXIT_CLEAN;
 	case RECOVER_OUTCOME_RECOVERED:
 		return EXIT_RECOVERED;
 	case RECOVER_OUTCOME_PROBLEMS:
 		return EXIT_PROBLEMS;
-	case RECOVER_OUTCOME_NONE:
+	case RECOVER_OUTCOME_INTERRUPTED:
+		return EXIT_INTERRUPTED;
 	case RECOVER_OUTCOME_FAILED:
+		return EXIT_ERROR;
+	case RECOVER_OUTCOME_NONE:
 		break;
 	}
-	return EXIT_ERROR;
+	if (err == RECOVER_ET_INTERRUPTED)
+		return EXIT_INTERRUPTED;
+	return err ? EXIT_ERROR : EXIT_CLEAN;
 }
 
 static int run(struct cli *c)
@@ -201,14 +211,8 @@ static int run(struct cli *c)
 		recover_close(r);
 		return EXIT_CLEAN;
 	}
-	if (!recover_needs_recovery(r)) {
-		recover_close(r);
-		if (c->json)
-			report_json(c, &sb, &st, now() - t0, EXIT_CLEAN);
-		else if (!c->quiet)
-			printf("%s: %s: clean, nothing to replay\n", prog, c->device);
-		return EXIT_CLEAN;
-	}
+	/* On a journal with nothing to replay, the library's outcome is
+	 * "clean" and nothing is written. */
 	err = recover_replay(r);
 	recover_get_stats(r, &st);
 	recover_close(r);
@@ -216,9 +220,11 @@ static int run(struct cli *c)
 		return fail(c, err, (c->opts.flags & RECOVER_FL_DRY_RUN) ?
 			    "checking the journal of" : "replaying the journal of",
 			    &st);
-	status = exit_status(&st);
+	status = exit_status(0, &st);
 	if (c->json)
 		report_json(c, &sb, &st, now() - t0, status);
+	else if (!c->quiet && st.outcome == RECOVER_OUTCOME_CLEAN)
+		printf("%s: %s: clean, nothing to replay\n", prog, c->device);
 	else if (!c->quiet)
 		report_text(c, &sb, &st, now() - t0);
 	return status;

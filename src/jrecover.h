@@ -59,6 +59,9 @@ struct cli {
 extern const char *prog;		/* argv[0]'s last component */
 extern volatile sig_atomic_t interrupted; /* SIGINT or SIGTERM came */
 
+/* jrecover.c */
+int exit_status(errcode_t err, const struct recover_stats *st);
+
 /* progress.c */
 double now(void);
 int show_progress(void *data, enum recover_pass pass,
