@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * report.c -- the text reports: -i's summary, the replay's, -s's, and
- * the warnings printed along the way.
+ * report.c -- the reports: -i's summary and the replay's in text (their
+ * JSON is json.c's), -s's in both, and the warnings printed on the way.
  */
 #include "config.h"
 
