@@ -55,68 +55,84 @@ void print_features(const struct recover_super *sb, const char *sep,
 		printf("(none)");
 }
 
-const char *end_name(enum recover_end e)
+/* A value's name in JSON and its phrase in the text reports, side by side. */
+struct words {
+	const char	*name;
+	const char	*phrase;
+};
+
+#define WORDS(name, phrase)	((struct words){ (name), (phrase) })
+
+static struct words end_words(enum recover_end e)
 {
 	switch (e) {
-	case RECOVER_END_NONE: return "none";
-	case RECOVER_END_NO_MAGIC: return "no_magic";
-	case RECOVER_END_SEQUENCE: return "sequence";
-	case RECOVER_END_BLOCKTYPE: return "blocktype";
-	case RECOVER_END_COMMIT_CSUM: return "commit_checksum";
-	case RECOVER_END_STALE: return "stale";
-	case RECOVER_END_READ: return "read_error";
-	case RECOVER_END_TRUNCATED: return "truncated";
-	case RECOVER_END_ERROR: return "error";
+	case RECOVER_END_NONE:
+		return WORDS("none", "nothing to scan (s_start is 0)");
+	case RECOVER_END_NO_MAGIC:
+		return WORDS("no_magic", "a block without the journal magic");
+	case RECOVER_END_SEQUENCE:
+		return WORDS("sequence", "a block of another transaction");
+	case RECOVER_END_BLOCKTYPE:
+		return WORDS("blocktype", "a block of unknown type");
+	case RECOVER_END_COMMIT_CSUM:
+		return WORDS("commit_checksum",
+			     "a commit block with a bad checksum");
+	case RECOVER_END_STALE:
+		return WORDS("stale", "stale blocks from an older log");
+	case RECOVER_END_READ:
+		return WORDS("read_error",
+			     "a logged block that could not be read");
+	case RECOVER_END_TRUNCATED:
+		return WORDS("truncated", "the end of the dump file");
+	case RECOVER_END_ERROR:
+		return WORDS("error", "an error");
 	}
-	return "?";
+	return WORDS("?", "?");
+}
+
+const char *end_name(enum recover_end e)
+{
+	return end_words(e).name;
 }
 
 const char *end_reason(enum recover_end e)
 {
+	return end_words(e).phrase;
+}
+
+static struct words fc_end_words(enum recover_fc_end e)
+{
 	switch (e) {
-	case RECOVER_END_NONE: return "nothing to scan (s_start is 0)";
-	case RECOVER_END_NO_MAGIC: return "a block without the journal magic";
-	case RECOVER_END_SEQUENCE: return "a block of another transaction";
-	case RECOVER_END_BLOCKTYPE: return "a block of unknown type";
-	case RECOVER_END_COMMIT_CSUM: return "a commit block with a bad checksum";
-	case RECOVER_END_STALE: return "stale blocks from an older log";
-	case RECOVER_END_READ: return "a logged block that could not be read";
-	case RECOVER_END_TRUNCATED: return "the end of the dump file";
-	case RECOVER_END_ERROR: return "an error";
+	case RECOVER_FC_END_NONE:
+		return WORDS("none", "not read");
+	case RECOVER_FC_END_NO_HEAD:
+		return WORDS("no_head", "no HEAD record at its start");
+	case RECOVER_FC_END_HEAD_TID:
+		return WORDS("head_tid", "a HEAD of another transaction");
+	case RECOVER_FC_END_TAIL:
+		return WORDS("tail",
+			     "a TAIL of another transaction or with a bad checksum");
+	case RECOVER_FC_END_BAD_TAG:
+		return WORDS("bad_tag",
+			     "an unknown tag or a length its tag does not allow");
+	case RECOVER_FC_END_FEATURES:
+		return WORDS("features", "a HEAD with unknown features");
+	case RECOVER_FC_END_AREA:
+		return WORDS("area_end", "the end of the area");
+	case RECOVER_FC_END_READ:
+		return WORDS("read_error", "a block that could not be read");
 	}
-	return "?";
+	return WORDS("?", "?");
 }
 
 const char *fc_end_name(enum recover_fc_end e)
 {
-	switch (e) {
-	case RECOVER_FC_END_NONE: return "none";
-	case RECOVER_FC_END_NO_HEAD: return "no_head";
-	case RECOVER_FC_END_HEAD_TID: return "head_tid";
-	case RECOVER_FC_END_TAIL: return "tail";
-	case RECOVER_FC_END_BAD_TAG: return "bad_tag";
-	case RECOVER_FC_END_FEATURES: return "features";
-	case RECOVER_FC_END_AREA: return "area_end";
-	case RECOVER_FC_END_READ: return "read_error";
-	}
-	return "?";
+	return fc_end_words(e).name;
 }
 
 const char *fc_end_reason(enum recover_fc_end e)
 {
-	switch (e) {
-	case RECOVER_FC_END_NONE: return "not read";
-	case RECOVER_FC_END_NO_HEAD: return "no HEAD record at its start";
-	case RECOVER_FC_END_HEAD_TID: return "a HEAD of another transaction";
-	case RECOVER_FC_END_TAIL:
-		return "a TAIL of another transaction or with a bad checksum";
-	case RECOVER_FC_END_BAD_TAG:
-		return "an unknown tag or a length its tag does not allow";
-	case RECOVER_FC_END_FEATURES: return "a HEAD with unknown features";
-	case RECOVER_FC_END_AREA: return "the end of the area";
-	case RECOVER_FC_END_READ: return "a block that could not be read";
-	}
-	return "?";
+	return fc_end_words(e).phrase;
 }
 
 const char *fc_state_name(enum recover_fc_state st)
