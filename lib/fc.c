@@ -138,12 +138,9 @@ static int emit_tag(void *data, const struct fc_tag *t, int valid)
 	struct recover_struct *r = w->r;
 	struct recover_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.size = sizeof(ev);
-	ev.type = RECOVER_EV_FC_TAG;
-	ev.tid = (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
-		 t->tid : r->st.fc_tid;
-	ev.jblock = w->jblk;
+	recovery_event_init(&ev, RECOVER_EV_FC_TAG,
+			    (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
+			    t->tid : r->st.fc_tid, w->jblk);
 	ev.fc_tag = t->tag;
 	ev.ino = t->ino;
 	ev.parent = t->parent;
@@ -164,14 +161,29 @@ static errcode_t emit_simple(struct recover_struct *r,
 {
 	struct recover_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.size = sizeof(ev);
-	ev.type = type;
-	ev.tid = r->st.fc_tid;
-	ev.jblock = jblock;
+	recovery_event_init(&ev, type, r->st.fc_tid, jblock);
 	ev.count = count;
 	ev.fc_end = r->st.fc_end;
-	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+	return recovery_event_send(r, &ev);
+}
+
+/*
+ * The start of a walk over r's fast-commit area: the scan set up for the
+ * transaction tid, its first limit records called valid (the count an
+ * earlier walk found), and a buffer of one block to read the area into,
+ * which the caller frees (NULL: no memory).
+ */
+unsigned char *fc_area_begin(struct recover_struct *r, struct fc_scan *s,
+			     uint32_t tid, unsigned long long limit)
+{
+	unsigned char *buf = malloc(r->sb.pub.blocksize);
+
+	if (!buf)
+		return NULL;
+	fc_scan_init(s, tid, r->sb.pub.blocksize,
+		     EXT2_INODE_SIZE(r->fs->super));
+	s->limit = limit;
+	return buf;
 }
 
 /*
@@ -187,12 +199,9 @@ static errcode_t walk_area(struct recover_struct *r, struct fc_scan *s,
 	uint32_t blk;
 	errcode_t err = 0;
 
-	buf = malloc(sb->pub.blocksize);
+	buf = fc_area_begin(r, s, r->st.end_tid, limit);
 	if (!buf)
 		return ENOMEM;
-	fc_scan_init(s, r->st.end_tid, sb->pub.blocksize,
-		     EXT2_INODE_SIZE(r->fs->super));
-	s->limit = limit;
 	/* The kernel's first fast-commit block is one past the log's end. */
 	for (blk = sb->last + 1; ; blk++) {
 		if (blk >= sb->pub.maxlen) {

@@ -1003,12 +1003,9 @@ static errcode_t for_each_valid(struct recover_struct *r, fc_tag_fn fn,
 	uint32_t blk;
 	errcode_t err = 0;
 
-	buf = malloc(sb->pub.blocksize);
+	buf = fc_area_begin(r, &s, r->st.fc_tid, r->st.fc_tags);
 	if (!buf)
 		return ENOMEM;
-	fc_scan_init(&s, r->st.fc_tid, sb->pub.blocksize,
-		     EXT2_INODE_SIZE(r->fs->super));
-	s.limit = r->st.fc_tags;
 	for (blk = sb->last + 1; blk < sb->pub.maxlen; blk++) {
 		err = jsource_read(&r->src, blk, 1, buf);
 		if (err || !fc_scan_block(&s, buf, fn, data) ||

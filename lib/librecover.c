@@ -131,20 +131,35 @@ static errcode_t new_handle(const struct recover_options *opts,
 	return 0;
 }
 
-/* A new handle opened on device, fs or neither (lifecycle_open()). */
-static errcode_t open_handle(const struct recover_options *opts,
-			     const char *device, ext2_filsys fs, recover_t *ret)
+/*
+ * A new handle opened on device, on fs, or (alone set) on the dump at
+ * dump alone, which is never written (lifecycle_open()).
+ */
+static errcode_t open_handle(const struct recover_options *caller_opts,
+			     const char *device, ext2_filsys fs, int alone,
+			     const char *dump, recover_t *ret)
 {
+	struct recover_options o;
 	struct recover_struct *r;
 	enum recover_about what;
 	errcode_t err;
 
-	err = new_handle(opts, &r);
+	*ret = NULL;
+	err = load_options(&o, caller_opts);
 	if (err)
-		return about(opts, RECOVER_ABOUT_NONE, err);
+		return err;
+	if (fs && !(fs->flags & EXT2_FLAG_RW) && !(o.flags & RECOVER_FL_DRY_RUN))
+		return about(&o, RECOVER_ABOUT_FS, EXT2_ET_RO_FILSYS);
+	if (alone) {
+		o.journal_path = dump;
+		o.flags |= RECOVER_FL_DRY_RUN;
+	}
+	err = new_handle(&o, &r);
+	if (err)
+		return about(&o, RECOVER_ABOUT_NONE, err);
 	err = lifecycle_open(r, device, fs, &what);
 	if (err) {
-		about(opts, what, err);
+		about(&o, what, err);
 		recover_close(r);
 		return err;
 	}
@@ -155,29 +170,13 @@ static errcode_t open_handle(const struct recover_options *opts,
 errcode_t recover_open(const char *device,
 		       const struct recover_options *caller_opts, recover_t *ret)
 {
-	struct recover_options o;
-	errcode_t err;
-
-	*ret = NULL;
-	err = load_options(&o, caller_opts);
-	if (err)
-		return err;
-	return open_handle(&o, device, NULL, ret);
+	return open_handle(caller_opts, device, NULL, 0, NULL, ret);
 }
 
 errcode_t recover_open_fs(ext2_filsys fs,
 			  const struct recover_options *caller_opts, recover_t *ret)
 {
-	struct recover_options o;
-	errcode_t err;
-
-	*ret = NULL;
-	err = load_options(&o, caller_opts);
-	if (err)
-		return err;
-	if (!(fs->flags & EXT2_FLAG_RW) && !(o.flags & RECOVER_FL_DRY_RUN))
-		return about(&o, RECOVER_ABOUT_FS, EXT2_ET_RO_FILSYS);
-	return open_handle(&o, NULL, fs, ret);
+	return open_handle(caller_opts, NULL, fs, 0, NULL, ret);
 }
 
 /*
@@ -188,16 +187,7 @@ errcode_t recover_open_journal(const char *path,
 			       const struct recover_options *caller_opts,
 			       recover_t *ret)
 {
-	struct recover_options o;
-	errcode_t err;
-
-	*ret = NULL;
-	err = load_options(&o, caller_opts);
-	if (err)
-		return err;
-	o.journal_path = path;
-	o.flags |= RECOVER_FL_DRY_RUN;
-	return open_handle(&o, NULL, NULL, ret);
+	return open_handle(caller_opts, NULL, NULL, 1, path, ret);
 }
 
 void recover_close(recover_t r)

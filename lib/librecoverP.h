@@ -385,6 +385,10 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 		  void *data);
 /* What the kernel makes of a scan that stopped. */
 errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state);
+/* The start of a walk over r's area: s set up for transaction tid, its
+ * first limit records valid; returns a one-block buffer to free, or NULL. */
+unsigned char *fc_area_begin(struct recover_struct *r, struct fc_scan *s,
+			     uint32_t tid, unsigned long long limit);
 /* The area of r's journal after recovery_scan(): fills r->st.fc_*, and
  * hands its records to recover_walk()'s callback. */
 errcode_t fc_scan_area(struct recover_struct *r);
@@ -406,7 +410,16 @@ void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 /* The REPLAY pass proper: each block's last good copy, once (replay.c). */
 errcode_t replay_blocks(struct recover_struct *r);
-/* Is this logged copy cancelled by a revoke record? */
+/* recover_walk()'s events: one made with its type, tid and log block (the
+ * rest zero), then handed to the callback (RECOVER_ET_INTERRUPTED if it
+ * asks to stop). */
+void recovery_event_init(struct recover_event *ev,
+			 enum recover_event_type type, uint32_t tid,
+			 uint64_t jblock);
+errcode_t recovery_event_send(struct recover_struct *r,
+			      const struct recover_event *ev);
+/* Tell the caller how far a pass is; also where the MMP block is kept
+ * fresh.  RECOVER_ET_INTERRUPTED when the caller asks to stop. */
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
 

@@ -26,18 +26,14 @@ static errcode_t emit_fate(struct recover_struct *r, const struct jtag *t,
 {
 	struct recover_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.size = sizeof(ev);
-	ev.type = RECOVER_EV_FATE;
-	ev.tid = t->tid;
-	ev.jblock = t->jblk;
+	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
 	ev.fsblock = t->fsblk;
 	ev.flags = t->flags;
 	ev.fate = fate;
 	ev.fate_tid = by_tid;
 	ev.fate_jblock = by_jblock;
 	ev.no_filesystem = !r->fs;
-	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+	return recovery_event_send(r, &ev);
 }
 
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)

@@ -163,25 +163,38 @@ static void bad_block_csum(struct scan *s, uint32_t at)
 	s->need_check_commit_time = 1;
 }
 
-/* Hand one event to recover_walk()'s callback. */
+/* A recover_walk() event: its type, tid and log block; the rest zero. */
+void recovery_event_init(struct recover_event *ev,
+			 enum recover_event_type type, uint32_t tid,
+			 uint64_t jblock)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->size = sizeof(*ev);
+	ev->type = type;
+	ev->tid = tid;
+	ev->jblock = jblock;
+}
+
+/* Hand an event to recover_walk()'s callback, which may ask to stop. */
+errcode_t recovery_event_send(struct recover_struct *r,
+			      const struct recover_event *ev)
+{
+	return r->event(r->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
+}
+
 static errcode_t emit(struct scan *s, enum recover_event_type type,
 		      uint64_t jblock, uint64_t fsblock, uint64_t count,
 		      unsigned int flags)
 {
-	struct recover_struct *r = s->r;
 	struct recover_event ev;
 
-	if (!r->event)
+	if (!s->r->event)
 		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.size = sizeof(ev);
-	ev.type = type;
-	ev.tid = s->tid;
-	ev.jblock = jblock;
+	recovery_event_init(&ev, type, s->tid, jblock);
 	ev.fsblock = fsblock;
 	ev.count = count;
 	ev.flags = flags;
-	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+	return recovery_event_send(s->r, &ev);
 }
 
 static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
@@ -407,20 +420,15 @@ static int scan_commit(struct scan *s, const unsigned char *blk,
 static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
 			     uint32_t at, int replayed)
 {
-	struct recover_struct *r = s->r;
 	struct recover_event ev;
 
-	if (!r->event)
+	if (!s->r->event)
 		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.size = sizeof(ev);
-	ev.type = RECOVER_EV_COMMIT;
-	ev.tid = s->tid;
-	ev.jblock = at;
+	recovery_event_init(&ev, RECOVER_EV_COMMIT, s->tid, at);
 	ev.commit_sec = c->sec;
 	ev.commit_nsec = c->nsec;
 	ev.replayed = replayed;
-	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
+	return recovery_event_send(s->r, &ev);
 }
 
 /*
@@ -581,14 +589,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	if (!err && r->event) {
 		struct recover_event ev;
 
-		memset(&ev, 0, sizeof(ev));
-		ev.size = sizeof(ev);
-		ev.type = RECOVER_EV_END;
-		ev.tid = r->st.end_at.tid;
-		ev.jblock = r->st.end_at.jblock;
+		recovery_event_init(&ev, RECOVER_EV_END, r->st.end_at.tid,
+				    r->st.end_at.jblock);
 		ev.end = r->st.end_reason;
-		if (r->event(r->event_data, &ev))
-			err = RECOVER_ET_INTERRUPTED;
+		err = recovery_event_send(r, &ev);
 	}
 	r->st.revoke_kept = revoke_kept(&r->revoke);
 	r->st.table_bytes = r->revoke.peak_bytes +

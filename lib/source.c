@@ -281,11 +281,9 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		}
 	}
 	err = as_dump(s, path);
-	if (err)
-		goto fail;
-	return 0;
 fail:
-	jsource_close(s);
+	if (err)
+		jsource_close(s);
 	return err;
 }
 
@@ -326,11 +324,9 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 		goto fail;
 	s->blocksize = bs;
 	err = as_dump(s, path);
-	if (err)
-		goto fail;
-	return 0;
 fail:
-	jsource_close(s);
+	if (err)
+		jsource_close(s);
 	return err;
 }
 
