@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # clilib.sh --- helpers shared by tests/cli/*.sh, sourced after
-# tests/integration/lib.sh (whose harness they use: SCRATCH, run, fail,
+# tests/lib/lib.sh (whose harness they use: SCRATCH, run, fail,
 # end_test, mkimg, std_workload, ...).
 #
 #   jr OUT ERR ARGS...    run jrecover with stdout and stderr kept apart

@@ -18,7 +18,7 @@
 #    write_bytes are what the replay then reports it wrote: the replayed
 #    blocks plus the journal superblock and the filesystem superblock.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

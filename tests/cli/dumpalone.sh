@@ -36,7 +36,7 @@
 # Formats: 4 KiB blocks with 64bit and csum3, 1 KiB blocks without
 # journal checksums (the dump's block size comes from its own superblock).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

@@ -27,7 +27,7 @@
 # (pending.sh, kept out of TESTS, checks the block a cut dump is said to end
 # at when the cut falls inside a transaction's data blocks.)
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

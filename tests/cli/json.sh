@@ -31,7 +31,7 @@
 #    quote: escaped as jrecover(8) says, parsed by jq, and given back byte
 #    for byte by Python's surrogateescape decoding (when python3 is there).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

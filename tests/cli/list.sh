@@ -17,7 +17,7 @@
 #    the test ran, shifted left by 32 bits (its known fault, doc/testing.md);
 #  - -l (text or JSON) leaves the image's sha256 unchanged and exits 0.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

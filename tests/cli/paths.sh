@@ -27,7 +27,7 @@
 #    image, links to it, a directory, a FIFO, the dump and the journal
 #    device (RECOVER_ET_SAVE_PATH) and touches nothing.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

@@ -20,7 +20,7 @@
 #    write fail) keeps its undo file, and e2undo with it restores the
 #    image.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo not found (e2fsprogs)"

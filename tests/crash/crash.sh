@@ -30,7 +30,7 @@
 # block logged in four transactions, revokes, long and short runs of
 # blocks), and jwrite's on an external journal device.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 CRASHRUN=$top_builddir/tests/crash/crashrun
 [ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"

@@ -14,7 +14,7 @@
 #   many-FMT     60 small transactions, each logging a block and revoking
 #                the one logged three transactions before.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # desc_case FMT SIZE N
 desc_case() {

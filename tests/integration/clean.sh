@@ -11,7 +11,7 @@
 #               a commit block, which leaves s_start = 0
 # and a fresh filesystem with an external journal.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"

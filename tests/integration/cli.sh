@@ -6,7 +6,7 @@
 # (8) that writes nothing, and a filesystem without a journal needs nothing
 # (0) -- e2fsck -E journal_only leaves it alone too.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 

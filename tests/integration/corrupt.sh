@@ -29,7 +29,7 @@
 #                      e2fsck writes it, growing the image; jrecover refuses
 #                      before writing anything (8)
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # jblk_off IMG N: byte offset in IMG of journal block N.
 jblk_off() {

@@ -18,7 +18,7 @@
 #          two blocks must be as the reset left them (but for s_wtime,
 #          s_kbytes_written and the superblock checksum).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-64-none 4k-64-v1 4k-32-v2; do
 	set_format "$fmt"

@@ -9,7 +9,7 @@
 # after the device's ext2 superblock: block 2 with 1 KiB blocks, block 1
 # otherwise.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 4k-64-v3 1k-32-v2 4k-32-v1; do
 	set_format "$fmt"

@@ -27,7 +27,7 @@
 # problem for fsck to look at, hence exit 4.  s_errno is poked by hand, so
 # those cases use journals without checksums (no superblock checksum to fix).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # set_errno IMG ERRNO-HEX: write the journal superblock's s_errno.
 set_errno() {

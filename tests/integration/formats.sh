@@ -12,7 +12,7 @@
 # transaction 1 alone and marks the filesystem as having errors.  jrecover
 # must do the same and exit 4.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for bs in 1k 4k; do
 	for bits in 32 64; do

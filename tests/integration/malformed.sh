@@ -18,7 +18,7 @@
 # this test expects yet (reported, see MALFORMED.md): they fail until the
 # library changes.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
 

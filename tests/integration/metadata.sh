@@ -16,7 +16,7 @@
 # overwrites the superblock itself with a logged copy, which must not lose
 # the flag and journal updates that follow.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # file_blocks IMG PATH: the blocks of a file, one a line.
 file_blocks() {

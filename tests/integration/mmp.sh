@@ -43,7 +43,7 @@
 # The cases run side by side: most of their time is libext2fs's sleeping.
 # The loop mount of a replayed image is in mmp-mount.sh.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 MMPPEER=$top_builddir/tests/integration/mmppeer
 MMPSLOW=$top_builddir/tests/integration/mmpslow

@@ -11,7 +11,7 @@
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 need_loop_mounts
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"

@@ -16,7 +16,7 @@
 # e2fsck stamps the released inodes with its clock, so both e2fsck runs get
 # the same fixed one (E2FSCK_TIME).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # make_orphans IMG: write f1, f2 and f3, then unlink f1 and f2 and chain
 # them into the orphan list, as the kernel leaves them.

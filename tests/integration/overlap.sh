@@ -14,7 +14,7 @@
 #   overlap-revokes  jw -r with 1021 blocks (two revoke blocks in a 4 KiB
 #                    32-bit journal, estimated as one), then jw -b C
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 1k-32-v3 4k-64-v2; do
 	set_format "$fmt"

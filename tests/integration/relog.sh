@@ -17,7 +17,7 @@
 # in a 4 KiB 64-bit CSUM_V3 journal and a 1 KiB 32-bit one without
 # checksums.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"

@@ -24,7 +24,7 @@
 #
 # Comparisons leave out s_wtime, s_kbytes_written and s_checksum (imgcmp -s).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 CRASHRUN=$top_builddir/tests/crash/crashrun
 [ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"

@@ -13,7 +13,7 @@
 # The uncommitted transaction is written in the same debugfs session as the
 # last committed one, right after it.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 4k-64-v3 1k-32-v2 1k-64-v1; do
 	set_format "$fmt"

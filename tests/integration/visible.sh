@@ -17,7 +17,7 @@
 # inode cleared: e2fsck reads it through the backup and rewrites inode 12
 # (then moves it), and so does jrecover (without the move).
 
-. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 [ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
 

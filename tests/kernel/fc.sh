@@ -35,7 +35,7 @@
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "not root: cannot mount"
 for _p in mount umount losetup find sort xargs od; do

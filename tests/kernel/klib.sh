@@ -2,7 +2,7 @@
 #
 # klib.sh --- journals written by this machine's kernel, for tests/kernel.
 #
-# Sourced by tests/kernel/*.sh instead of tests/integration/lib.sh (it
+# Sourced by tests/kernel/*.sh instead of tests/lib/lib.sh (it
 # sources lib.sh itself, so oracle_compare, fail, end_test, mkimg and the
 # fixed UUIDs are all there):
 #
@@ -104,7 +104,7 @@
 # Variables start with _k to stay out of the way of lib.sh's and the
 # tests' own (sh has no locals).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 KWORK=$top_builddir/tests/kernel/kwork
 KMOUNTS=

@@ -25,7 +25,7 @@
 #                   contents; in one transaction (B good then bad, C bad
 #                   then good) and in two [4]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 base m4 16M -b 4096 -O 64bit,metadata_csum

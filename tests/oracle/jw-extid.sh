@@ -25,7 +25,7 @@
 #   int-clean       the same, nothing to replay: nothing written [0]
 # and -j paths that are missing, under a file, not a journal, or a filesystem.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # refuse [-f] CASE TEXT...: jrecover (and with -f, jrecover -f too) on

@@ -21,7 +21,7 @@
 #   rcount-uncommitted     in the uncommitted last transaction [1]
 #   rcount-after-corrupt   after a corrupt commit block ended the log [4]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 base m4 16M -b 4096 -O 64bit,metadata_csum

@@ -16,7 +16,7 @@
 #   txn S: B   txn S+1: B+1   txn S+2: B+2   txn S+3: B+3
 # and the commit of the transaction with tid BAD fails its checksum.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # shape CASE BASE FEATURES S BAD

@@ -22,7 +22,7 @@
 # B+2 from S; B+3 (escaped), B+4 from S+1; B+6..B+40 from S+4;
 # s_sequence S+6.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # shape CASE BASE FEATURES S K: write the shape into CASE (K = 0: no wrap).

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# oracle.sh --- what tests/oracle/*.sh add to tests/integration/lib.sh.
+# oracle.sh --- what tests/oracle/*.sh add to tests/lib/lib.sh.
 #
 # The oracle tests make their journals with tests/jwrite (shapes debugfs
 # cannot write: wrap-around, tid wrap, every feature set, escaped and UUID
@@ -8,7 +8,7 @@
 # `e2fsck -y -E journal_only` through lib.sh's oracle_compare.  Source it
 # right after lib.sh:
 #
-#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 #     . "$top_srcdir/tests/oracle/oracle.sh"
 #
 # A case is:

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# lib.sh --- the oracle harness shared by tests/integration/*.sh.
+# lib.sh --- the harness every shell test shares (tests/integration,
+# tests/oracle, tests/cli, tests/crash, tests/kernel).
 #
-# Sourced (POSIX sh; dash runs it) by every integration test.  A test builds
-# an image with a journal (debugfs's jo/jw/jc, or tests/jwrite), then calls
-# oracle_compare: one copy is replayed by `e2fsck -y -E journal_only`, the
-# other by jrecover, and the two results must be byte-identical except for
-# s_wtime, s_wtime_hi, s_kbytes_written and s_checksum of the primary
-# superblock (doc/testing.md, "The oracle").  Never -f: that would turn e2fsck's
+# Sourced (POSIX sh; dash runs it) as the first thing a test does:
+#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
+# A test builds an image with a journal (debugfs's jo/jw/jc, or
+# tests/jwrite), then calls oracle_compare: one copy is replayed by
+# `e2fsck -y -E journal_only`, the other by jrecover, and the two results
+# must be byte-identical except for s_wtime, s_wtime_hi, s_kbytes_written
+# and s_checksum of the primary superblock (doc/testing.md, "The oracle").  Never -f: that would turn e2fsck's
 # replay into a full check that repairs things.
 #
 # Environment:
@@ -43,7 +45,7 @@ FS_UUID=5d2c8f4e-1a6b-4e3f-9c07-b1e2d3f4a5b6
 JDEV_UUID=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
 HASH_SEED=3b9ac9ff-4c1d-4f2e-8a3b-6c5d4e3f2a1b
 FAKE_TIME=1700000000
-MKE2FS_CONFIG=$top_srcdir/tests/integration/mke2fs.conf
+MKE2FS_CONFIG=$top_srcdir/tests/lib/mke2fs.conf
 E2FSCK_CONFIG=/dev/null
 export MKE2FS_CONFIG E2FSCK_CONFIG
 
