@@ -36,10 +36,7 @@ dry_case() {
 	d_img=$2
 	d_rc=$3
 	d_want=$4
-	NCASES=$((NCASES + 1))
-	d_f=$NFAIL
-	say ""
-	say "=== case $d_n: expect $d_want, replay exit $d_rc"
+	case_begin "$d_n" "expect $d_want, replay exit $d_rc"
 	d_sum=$(sha256_of "$d_img")
 
 	jrecover -i "$d_img"
@@ -78,7 +75,7 @@ dry_case() {
 	# What -n reads is what the replay wrote: the same bytes both ways.
 	"$IMGCMP" -s "$d_n.text.img" "$d_n.json.img" > /dev/null ||
 		fail "$d_n: two replays of the same image differ"
-	[ "$NFAIL" -eq "$d_f" ] && say "=== case $d_n: ok" || say "=== case $d_n: FAILED"
+	case_end
 }
 
 # listing_numbers IMG: "REPLAYED TRANSACTIONS FIRST-LAST REVOKED 0" worked out

@@ -60,10 +60,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	*) F=; BAD= ;;
 	esac
 	bs=$FMT_BS
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case plan-$fmt"
+	case_begin "plan-$fmt"
 	img=plan-$fmt.img
 	# shellcheck disable=SC2086
 	mkimg "$img" 16M $FMT_MKFS
@@ -221,15 +218,12 @@ for fmt in 4k-64-v3 1k-32-none; do
 	[ -e undo.e2undo ] && fail "plan-$fmt: -z with a dump alone left an undo file"
 	unchanged "plan-$fmt: jrecover" "$dump" "$dsum"
 	unchanged "plan-$fmt: jrecover" "$img" "$isum"
-	[ "$NFAIL" -eq "$nfail" ] && say "=== case plan-$fmt: ok" || say "=== case plan-$fmt: FAILED"
+	case_end
 done
 
 # --- a tag past the filesystem's end ---------------------------------------------
 set_format 4k-64-v3
-NCASES=$((NCASES + 1))
-nfail=$NFAIL
-say ""
-say "=== case past-end"
+case_begin "past-end"
 # shellcheck disable=SC2086
 mkimg past.img 16M $FMT_MKFS
 B=$(free_blocks past.img 1)
@@ -254,13 +248,10 @@ jrecover -n past.img
 [ "$RUN_RC" -eq 8 ] || fail "past-end: jrecover -n IMG exited $RUN_RC, not 8"
 unchanged "past-end: jrecover" past.img "$isum"
 unchanged "past-end: jrecover" past.dump "$dsum"
-[ "$NFAIL" -eq "$nfail" ] && say "=== case past-end: ok" || say "=== case past-end: FAILED"
+case_end
 
 # --- recovery fails: nothing of the log is written -------------------------------
-NCASES=$((NCASES + 1))
-nfail=$NFAIL
-say ""
-say "=== case fails"
+case_begin "fails"
 # shellcheck disable=SC2086
 mkimg fails.img 16M $FMT_MKFS
 B=$(free_blocks fails.img 1)
@@ -282,12 +273,10 @@ jq_is -s fails.l '[.[] | select(.type == "fate") | .fate] | unique | tostring' \
 jq_is -s fails.l '[.[] | select(.type == "fate")] | length' 1 "fails: -l DUMP fate count"
 jrecover -n fails.img
 [ "$RUN_RC" -eq 8 ] || fail "fails: jrecover -n IMG exited $RUN_RC, not 8"
-[ "$NFAIL" -eq "$nfail" ] && say "=== case fails: ok" || say "=== case fails: FAILED"
+case_end
 
 # --- a damaged dump: its own error, not the filesystem's ---------------------------
-NCASES=$((NCASES + 1))
-say ""
-say "=== case badsb"
+case_begin "badsb"
 # shellcheck disable=SC2086
 mkimg badsb.img 16M $FMT_MKFS
 B=$(free_blocks badsb.img 1)
@@ -314,9 +303,7 @@ jrecover badsb.dump
 unchanged "badsb: jrecover" badsb.dump "$bsum"
 
 # --- neither a filesystem nor a dump ---------------------------------------------
-NCASES=$((NCASES + 1))
-say ""
-say "=== case not-a-dump"
+case_begin "not-a-dump"
 mkdata random.bin 4096 64 -s 31
 rsum=$(sha256_of random.bin)
 for opt in -i -l ""; do

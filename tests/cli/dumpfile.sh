@@ -117,10 +117,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 		bytes=${cut#*:}
 		ends=$((bytes / bs))
 		c=cut-$name-$fmt
-		NCASES=$((NCASES + 1))
-		nfail=$NFAIL
-		say ""
-		say "=== case $c: the dump cut at byte $bytes (journal block $ends)"
+		case_begin "$c" "the dump cut at byte $bytes (journal block $ends)"
 		head -c "$bytes" "full-$fmt.dump" > "$c.dump"
 		dsum=$(sha256_of "$c.dump")
 
@@ -190,7 +187,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 			getblk "$c.other.img" "$b" | cmp -s - b.want ||
 				fail "$c: block $b is not what e2fsck wrote"
 		done
-		[ "$NFAIL" -eq "$nfail" ] && say "=== case $c: ok" || say "=== case $c: FAILED"
+		case_end
 	done
 done
 
@@ -213,10 +210,7 @@ done
 # --- a dump of another filesystem ---------------------------------------------
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case foreign-$fmt: a dump of another filesystem"
+	case_begin "foreign-$fmt" "a dump of another filesystem"
 	# shellcheck disable=SC2086
 	mkimg "other-$fmt.img" 16M $FMT_MKFS -U 0badc0de-1234-4567-89ab-0123456789ab
 	std_workload "other-$fmt.img"
@@ -255,7 +249,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 			fail "foreign-$fmt: block $b is not what e2fsck wrote on the dump's own filesystem"
 	done
 	[ "$(sha256_of "other-$fmt.dump")" = "$dsum" ] || fail "foreign-$fmt: jrecover changed the dump"
-	[ "$NFAIL" -eq "$nfail" ] && say "=== case foreign-$fmt: ok" || say "=== case foreign-$fmt: FAILED"
+	case_end
 done
 
 end_test

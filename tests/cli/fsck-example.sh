@@ -44,10 +44,7 @@ example_case() {
 		*) e_opt="$e_opt $1"; shift ;;
 		esac
 	done
-	NCASES=$((NCASES + 1))
-	e_f=$NFAIL
-	say ""
-	say "=== case $e_n: expect $e_rc"
+	case_begin "$e_n" "expect $e_rc"
 	for who in example jrecover e2fsck; do
 		copy_img "$e_img" "$e_n.$who.img"
 		[ -n "$e_jdev" ] && copy_img "$e_jdev" "$e_n.$who.jdev"
@@ -105,7 +102,7 @@ example_case() {
 			fail "$e_n: fsck-example exited $e_erc but changed the image"
 		;;
 	esac
-	[ "$NFAIL" -eq "$e_f" ] && say "=== case $e_n: ok" || say "=== case $e_n: FAILED"
+	case_end
 }
 
 for fmt in 4k-64-v3 1k-32-none; do
@@ -127,11 +124,7 @@ example_case clean 0 clean.img
 debugfs -R "dump <8> std.dump" std-4k-64-v3.img 2>/dev/null
 example_case dump 1 std-4k-64-v3.img -dump std.dump
 
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 example_case external 1 ext.img -jdev ext.jdev
 
 # jwrite: a bad data checksum (4), a corrupt commit (4), a revoke block that

@@ -528,11 +528,7 @@ jq_is nodir.s.json '"\(.code) \(.path) \(.filesystem)"' "ENOENT no/such/dir/x.jo
 	"-s into a path that cannot be created: the error is about the file"
 
 set_format 4k-64-none
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 logdump_norm ext.img ext.jdev > ext.norm
 J ext.i.json -i -j ext.jdev ext.img
 jq_is ext.i.json .journal.source device "external -i"

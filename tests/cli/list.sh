@@ -30,10 +30,7 @@ list_case() {
 	l_n=$1
 	l_img=$2
 	l_jdev=${3:-}
-	NCASES=$((NCASES + 1))
-	l_f=$NFAIL
-	say ""
-	say "=== case $l_n"
+	case_begin "$l_n"
 	show_journal "$l_img" "$l_jdev"
 	l_sum=$(state_of "$l_img" "$l_jdev")
 
@@ -72,7 +69,7 @@ list_case() {
 		fail "$l_n: -l --json has not one end object"
 	[ "$(tail -n 1 "$l_n.json" | jq -r .type)" = end ] ||
 		fail "$l_n: -l --json does not end with the end object"
-	[ "$NFAIL" -eq "$l_f" ] && say "=== case $l_n: ok" || say "=== case $l_n: FAILED"
+	case_end
 }
 
 # debugfs_times NAME: the commit times of a debugfs journal are the test's
@@ -102,11 +99,7 @@ for fmt in 4k-64-v3 1k-32-none 4k-32-v2 1k-64-v3; do
 done
 
 set_format 4k-64-none
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 list_case dfs-external ext.img ext.jdev
 
 # --- jwrite's journals -------------------------------------------------------------

@@ -40,11 +40,7 @@ mkimg "$img" 16M $FMT_MKFS
 std_workload "$img"
 debugfs -R "dump <8> dump.journal" "$img" 2>/dev/null
 [ -s dump.journal ] || die "debugfs did not dump the journal"
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 # shellcheck disable=SC2086
 mkimg clean.img 16M $FMT_MKFS
 # shellcheck disable=SC2086
@@ -140,8 +136,7 @@ fi
 
 # The library refuses the same paths itself (recover_save(), called by
 # tests/crash/crashrun -S without jrecover's checks in front of it).
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
+need_built "$CRASHRUN"
 for args in "img.img img.img" "link.img img.img" "hard.img img.img" \
 	"dir img.img" "fifo img.img" "dump.journal -j dump.journal img.img" \
 	"ext.jdev -j ext.jdev ext.img"; do

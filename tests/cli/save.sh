@@ -136,11 +136,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
-	# shellcheck disable=SC2086
-	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-	JO_EXT=$jdev
-	std_workload "$img"
-	JO_EXT=
+	std_external "$img" "$jdev"
 	cp "$jdev" "ext-$fmt.want"
 	save_case "ext-$fmt" "$img" "$jdev"
 done

@@ -30,10 +30,7 @@ undo_case() {
 	u_n=$1
 	u_img=$2
 	u_jdev=${3:-}
-	NCASES=$((NCASES + 1))
-	u_f=$NFAIL
-	say ""
-	say "=== case $u_n"
+	case_begin "$u_n"
 	copy_img "$u_img" "$u_n.e2fsck.img"
 	[ -n "$u_jdev" ] && copy_img "$u_jdev" "$u_n.e2fsck.jdev"
 	run e2fsck -y -E journal_only ${u_jdev:+-j "$u_n.e2fsck.jdev"} "$u_n.e2fsck.img"
@@ -90,7 +87,7 @@ undo_case() {
 		cmp -s "$u_jdev" "$u_n.e2fsck.jdev" ||
 			fail "$u_n: e2undo of the filesystem changed the journal device"
 	fi
-	[ "$NFAIL" -eq "$u_f" ] && say "=== case $u_n: ok" || say "=== case $u_n: FAILED"
+	case_end
 }
 
 for fmt in 1k-32-none 1k-64-v3 4k-32-none 4k-64-v3; do
@@ -106,11 +103,7 @@ for fmt in 1k-32-none 4k-64-v3; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
-	# shellcheck disable=SC2086
-	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-	JO_EXT=$jdev
-	std_workload "$img"
-	JO_EXT=
+	std_external "$img" "$jdev"
 	undo_case "ext-$fmt" "$img" "$jdev"
 done
 

@@ -31,15 +31,6 @@
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-# jblk_off IMG N: byte offset in IMG of journal block N.
-jblk_off() {
-	_jb=$(debugfs -R "bmap <8> $2" "$1" 2>/dev/null)
-	case $_jb in
-	''|*[!0-9]*) die "cannot map journal block $2 of $1" ;;
-	esac
-	say $((_jb * $(img_bs "$1")))
-}
-
 # three_txns IMG [revoke]: the three transactions described above (T2
 # revokes A0 instead of logging, with "revoke").
 three_txns() {

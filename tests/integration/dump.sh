@@ -43,10 +43,7 @@ for fmt in 4k-64-none 1k-32-none; do
 	std_workload "$img"
 	debugfs -R "dump <8> $case.journal" "$img" 2>/dev/null
 	[ -s "$case.journal" ] || die "debugfs did not dump the journal"
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case $case: jrecover -j DUMP after the journal was reset"
+	case_begin "$case" "jrecover -j DUMP after the journal was reset"
 	show_journal "$img"
 
 	copy_img "$img" "$case.e2fsck.img"
@@ -83,14 +80,12 @@ for fmt in 4k-64-none 1k-32-none; do
 				"(superblock or journal superblock)" ;;
 		esac
 	done
-	if [ "$NFAIL" -eq "$nfail" ]; then
-		say "=== case $case: ok"
-	else
+	if [ "$NFAIL" -ne "$_failed_before" ]; then
 		say "\$ imgcmp -s -J $(jsb_offset "$img") $case.reset.img $case.jrecover.img"
 		"$IMGCMP" -s -J "$(jsb_offset "$img")" "$case.reset.img" \
 			"$case.jrecover.img" | sed 's/^/    /'
-		say "=== case $case: FAILED"
 	fi
+	case_end
 done
 
 end_test

@@ -47,9 +47,7 @@
 
 MMPPEER=$top_builddir/tests/integration/mmppeer
 MMPSLOW=$top_builddir/tests/integration/mmpslow
-[ -x "$MMPPEER" ] && [ -x "$MMPSLOW" ] ||
-	die "mmppeer or mmpslow not built: run the tests with 'make check'"
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$MMPPEER" "$MMPSLOW" "$JWRITE"
 
 SEQ_CLEAN=ff4d4d50
 SEQ_FSCK=e24d4d50

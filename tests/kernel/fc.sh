@@ -42,7 +42,7 @@ for _p in mount umount losetup find sort xargs od; do
 	command -v "$_p" > /dev/null 2>&1 || skip "$_p not found"
 done
 FCWORK=$top_builddir/tests/kernel/fcwork
-[ -x "$FCWORK" ] || die "$FCWORK not built: run the tests with 'make check'"
+need_built "$FCWORK"
 if command -v jq > /dev/null 2>&1; then JQ=jq; else JQ=; fi
 
 MNT=$(mktemp -d "${TMPDIR:-/tmp}/jrecover-fc.XXXXXX") || die "mktemp failed"

@@ -112,7 +112,7 @@ KLOOPS=
 KPIDS=
 KJOURNALS=0
 
-[ -x "$KWORK" ] || die "$KWORK not built: run the tests with 'make check'"
+need_built "$KWORK"
 [ "$(id -u)" = 0 ] || skip "not root: cannot loop-mount"
 for _k in mount umount losetup; do
 	command -v "$_k" > /dev/null 2>&1 || skip "$_k not found"

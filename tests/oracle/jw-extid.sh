@@ -40,9 +40,7 @@ refuse() {
 	_rc=$1
 	shift
 	for _ro in "" $_rf; do
-		NCASES=$((NCASES + 1))
-		say ""
-		say "=== case $_rc: expect jrecover ${_ro:+$_ro }to refuse (8)"
+		case_begin "$_rc" "expect jrecover ${_ro:+$_ro }to refuse (8)"
 		copy_img "$_rc.img" "$_rc.r.img"
 		copy_img "$_rc.jdev" "$_rc.r.jdev"
 		jrecover $_ro -j "$_rc.r.jdev" "$_rc.r.img"
@@ -179,9 +177,7 @@ pathcase() {
 	_pn=$1
 	_pj=$2
 	shift 2
-	NCASES=$((NCASES + 1))
-	say ""
-	say "=== case $_pn: -j $_pj"
+	case_begin "$_pn" "-j $_pj"
 	copy_img ext-nr0.img "$_pn.img"
 	_pb=$(sha256_of "$_pn.img")
 	jrecover -j "$_pj" "$_pn.img"

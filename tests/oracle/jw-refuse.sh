@@ -24,10 +24,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base k1 8M -b 1024 -O ^64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
+bases m4 k1 n4 n1
 
 # refused CASE: e2fsck's abandoned recovery, jrecover's refusal, then -f.
 refused() {

@@ -38,8 +38,7 @@ shape() {
 	} | jcase "$1" "$2"
 }
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
+bases m4 n4
 bm=$(free_of m4)
 bn=$(free_of n4)
 

@@ -36,6 +36,29 @@ base() {
 	_set_free "$_bn"
 }
 
+# bases NAME...: the base images most cases use, by name:
+#   m4  4 KiB blocks, 64bit, metadata_csum (16M)
+#   n4  4 KiB blocks, neither                (16M)
+#   k4  4 KiB blocks, metadata_csum alone    (16M)
+#   m1, n1, k1  the same with 1 KiB blocks   (8M)
+bases() {
+	for _bs in "$@"; do
+		case $_bs in
+		?4) _bsz="16M -b 4096" ;;
+		?1) _bsz="8M -b 1024" ;;
+		*) die "bases: no base image $_bs" ;;
+		esac
+		case $_bs in
+		m?) _bo=64bit,metadata_csum ;;
+		n?) _bo=^64bit,^metadata_csum ;;
+		k?) _bo=^64bit,metadata_csum ;;
+		*) die "bases: no base image $_bs" ;;
+		esac
+		# shellcheck disable=SC2086
+		base "$_bs" $_bsz -O "$_bo"
+	done
+}
+
 # base_ext NAME SIZE JSIZE [mke2fs options]: NAME.base using the external
 # journal NAME.jdev.base (JSIZE), linked as lib.sh's mkimg_ext links them.
 base_ext() {
