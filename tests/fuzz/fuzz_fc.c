@@ -89,52 +89,20 @@ static errcode_t add_file(ext2_filsys fs, ext2_ino_t dir, const char *name,
 
 static errcode_t build_fs(void)
 {
-	struct ext2_super_block param;
 	struct ext2fs_journal_params jp = {
 		.num_journal_blocks = JBLOCKS - FC_BLOCKS,
 		.num_fc_blocks = FC_BLOCKS,
 	};
 	ext2_filsys fs;
 	ext2_ino_t dir;
-	unsigned int i;
 	errcode_t err;
 
-	memset(&param, 0, sizeof(param));
-	ext2fs_blocks_count_set(&param, FS_BYTES / FS_BS);
-	param.s_rev_level = EXT2_DYNAMIC_REV;
-	param.s_inode_size = 256;
-	param.s_inodes_count = 256;
-	param.s_feature_compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
-				 EXT2_FEATURE_COMPAT_DIR_INDEX |
-				 EXT4_FEATURE_COMPAT_FAST_COMMIT;
-	param.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE |
-				   EXT3_FEATURE_INCOMPAT_EXTENTS |
-				   EXT4_FEATURE_INCOMPAT_64BIT |
-				   EXT4_FEATURE_INCOMPAT_FLEX_BG;
-	param.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-				    EXT2_FEATURE_RO_COMPAT_LARGE_FILE |
-				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
-	param.s_log_groups_per_flex = 4;
-	err = ext2fs_initialize("memory", EXT2_FLAG_64BITS, &param,
-				memio_manager, &fs);
+	err = memio_mkfs(256, EXT4_FEATURE_COMPAT_FAST_COMMIT, &jp, 0x3c, 29,
+			 &fs);
 	if (err)
 		return err;
-	for (i = 0; i < 16; i++)
-		fs->super->s_uuid[i] = (unsigned char)(0x3c + 29 * i);
-	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
-	ext2fs_init_csum_seed(fs);
-	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
-	err = ext2fs_allocate_tables(fs);
-	for (i = EXT2_BAD_INO; !err && i < EXT2_FIRST_INODE(fs->super); i++)
-		if (i != EXT2_ROOT_INO)
-			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
-	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
 	/* Inodes 12 (a directory), 13, 14 and 15: something to work on. */
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
+	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
 	if (!err)
 		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
 	if (!err)
@@ -143,9 +111,8 @@ static errcode_t build_fs(void)
 		err = add_file(fs, dir, "b", 12);
 	if (!err)
 		err = add_file(fs, EXT2_ROOT_INO, "c", 1);
-	for (i = 0; !err && i < JBLOCKS; i++)
-		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, i, NULL,
-				   &jmap[i]);
+	if (!err)
+		err = memio_map_journal(fs, jmap, JBLOCKS);
 	if (err) {
 		ext2fs_free(fs);
 		return err;
@@ -155,13 +122,8 @@ static errcode_t build_fs(void)
 
 static int fuzz_init(void)
 {
-	unsigned int i;
-
 	if (memio_create(FS_BYTES) || build_fs())
 		return -1;
-	for (i = 0; i < JBLOCKS; i++)
-		if (!jmap[i] || jmap[i] >= FS_BYTES / FS_BS)
-			return -1;
 	memio_snapshot();
 #ifndef FUZZING_ENGINE
 	verbose = getenv("FUZZ_VERBOSE") != NULL;

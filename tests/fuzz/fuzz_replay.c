@@ -82,54 +82,15 @@ static int verbose;			/* FUZZ_VERBOSE: say what each did */
 
 static errcode_t build_fs(void)
 {
-	struct ext2_super_block param;
 	struct ext2fs_journal_params jp = { .num_journal_blocks = JBLOCKS };
 	ext2_filsys fs;
 	blk64_t b;
-	unsigned int i;
 	errcode_t err;
 
-	memset(&param, 0, sizeof(param));
-	ext2fs_blocks_count_set(&param, FS_BYTES / FS_BS);
-	param.s_log_block_size = 0;
-	param.s_rev_level = EXT2_DYNAMIC_REV;
-	param.s_inode_size = 256;
-	param.s_inodes_count = 128;
-	param.s_feature_compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
-				 EXT2_FEATURE_COMPAT_DIR_INDEX;
-	param.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE |
-				   EXT3_FEATURE_INCOMPAT_EXTENTS |
-				   EXT4_FEATURE_INCOMPAT_64BIT |
-				   EXT4_FEATURE_INCOMPAT_FLEX_BG;
-	param.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-				    EXT2_FEATURE_RO_COMPAT_LARGE_FILE |
-				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
-	param.s_log_groups_per_flex = 4;
-	err = ext2fs_initialize("memory", EXT2_FLAG_64BITS, &param,
-				memio_manager, &fs);
+	err = memio_mkfs(128, 0, &jp, 0x5d, 17, &fs);
 	if (err)
 		return err;
-	for (i = 0; i < 16; i++)
-		fs->super->s_uuid[i] = (unsigned char)(0x5d + 17 * i);
-	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
-	ext2fs_init_csum_seed(fs);
-	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
-	err = ext2fs_allocate_tables(fs);
-	/* What mke2fs does too: reserved inodes, a root directory. */
-	for (i = EXT2_BAD_INO; !err && i < EXT2_FIRST_INODE(fs->super); i++)
-		if (i != EXT2_ROOT_INO)
-			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
-	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	for (i = 0; i < JBLOCKS && !err; i++)
-		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, i, NULL,
-				   &jmap[i]);
+	err = memio_map_journal(fs, jmap, JBLOCKS);
 	for (b = 0; b < FS_BYTES / FS_BS; b++)
 		protect[b] = b < fs->super->s_first_data_block ||
 			     ext2fs_test_block_bitmap2(fs->block_map, b);
@@ -142,13 +103,8 @@ static errcode_t build_fs(void)
 
 static int fuzz_init(void)
 {
-	unsigned int i;
-
 	if (memio_create(FS_BYTES) || build_fs())
 		return -1;
-	for (i = 0; i < JBLOCKS; i++)
-		if (!jmap[i] || jmap[i] >= FS_BYTES / FS_BS)
-			return -1;
 	memio_snapshot();
 #ifndef FUZZING_ENGINE
 	verbose = getenv("FUZZ_VERBOSE") != NULL;

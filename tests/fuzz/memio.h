@@ -38,4 +38,22 @@ void memio_fail_reads(size_t off);
 unsigned long memio_writes(void);
 unsigned long memio_flushes(void);
 
+/*
+ * Format the whole image as mke2fs would: 1 KiB blocks, 256-byte inodes,
+ * extents, 64bit, flex_bg and metadata_csum, plus the compat features in
+ * compat; a reproducible UUID (byte i is uuid0 + uuid_step * i) and
+ * creation time; the reserved inodes, a root directory and the journal jp.
+ * The filesystem is left open in *fsp for the caller to add to.  Returns 0
+ * or the libext2fs error (the filesystem freed).
+ */
+errcode_t memio_mkfs(unsigned int inodes, __u32 compat,
+		     struct ext2fs_journal_params *jp,
+		     unsigned char uuid0, unsigned char uuid_step,
+		     ext2_filsys *fsp);
+/*
+ * map[j]: the block of the image that holds journal block j, for j < n.
+ * Returns 0, EXT2_ET_BAD_BLOCK_NUM when one is unmapped or past the image.
+ */
+errcode_t memio_map_journal(ext2_filsys fs, blk64_t *map, unsigned int n);
+
 #endif /* MEMIO_H */
