@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "memio.h"
+#include "../lib/testio.h"
 
 static struct {
 	unsigned char	*data;
@@ -186,33 +187,18 @@ errcode_t memio_map_journal(ext2_filsys fs, blk64_t *map, unsigned int n)
 
 static errcode_t mem_open(const char *name, int flags, io_channel *channel)
 {
-	io_channel io;
-
 	(void)flags;
 	if (!img.data)
 		return EXT2_ET_BAD_DEVICE_NAME;
-	io = calloc(1, sizeof(*io));
-	if (!io)
-		return EXT2_ET_NO_MEMORY;
-	io->name = strdup(name ? name : "memory");
-	if (!io->name) {
-		free(io);
-		return EXT2_ET_NO_MEMORY;
-	}
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = memio_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	*channel = io;
-	return 0;
+	return testio_channel_new(memio_manager, name ? name : "memory", 1024,
+				  NULL, channel);
 }
 
 static errcode_t mem_close(io_channel io)
 {
 	if (--io->refcount > 0)
 		return 0;
-	free(io->name);
-	free(io);
+	testio_channel_free(io);
 	return 0;
 }
 
