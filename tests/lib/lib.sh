@@ -462,15 +462,10 @@ dfs_quiet() {
 # session to -b alone or -r alone: debugfs reserves too little room for a jw
 # with both and the next transaction overwrites its commit block.
 jsession() {
-	cat > "$SCRATCH/.dfs.cmds"
+	cat > "$SCRATCH/.dfs.session"
 	say "debugfs -w $1:"
-	sed 's/^/    > /' "$SCRATCH/.dfs.cmds"
-	E2FSPROGS_FAKE_TIME=$FAKE_TIME debugfs -w -f "$SCRATCH/.dfs.cmds" "$1" \
-		> "$SCRATCH/.dfs.out" 2>&1
-	if grep -E -q "$DFS_ERRORS" "$SCRATCH/.dfs.out"; then
-		sed 's/^/    /' "$SCRATCH/.dfs.out"
-		die "debugfs failed on $1"
-	fi
+	sed 's/^/    > /' "$SCRATCH/.dfs.session"
+	dfs_quiet "$1" < "$SCRATCH/.dfs.session"
 }
 
 # jtxn IMG JW-ARGS...: one transaction in a session of its own:
