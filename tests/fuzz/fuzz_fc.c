@@ -42,7 +42,6 @@
 #define CTL_VALID	0x01
 #define CTL_DRY		0x02
 
-static blk64_t jmap[JBLOCKS];
 static unsigned char *before;
 static int verbose;			/* FUZZ_VERBOSE: say what each did */
 
@@ -112,7 +111,7 @@ static errcode_t build_fs(void)
 	if (!err)
 		err = add_file(fs, EXT2_ROOT_INO, "c", 1);
 	if (!err)
-		err = memio_map_journal(fs, jmap, JBLOCKS);
+		err = memio_map_journal(fs, JBLOCKS);
 	if (err) {
 		ext2fs_free(fs);
 		return err;
@@ -122,44 +121,31 @@ static errcode_t build_fs(void)
 
 static int fuzz_init(void)
 {
-	if (memio_create(FS_BYTES) || build_fs())
+	if (memio_setup(FS_BYTES, build_fs))
 		return -1;
-	memio_snapshot();
 #ifndef FUZZING_ENGINE
 	verbose = getenv("FUZZ_VERBOSE") != NULL;
-	initialize_rcvr_error_table();
-	initialize_ext2_error_table();
 #endif
 	before = malloc(FS_BYTES);
 	return before ? 0 : -1;
 }
 
-static unsigned char *jblock(uint32_t j)
-{
-	return memio_data() + jmap[j] * FS_BS;
-}
-
-static void touch_jblock(uint32_t j)
-{
-	memio_touch(jmap[j] * FS_BS, FS_BS);
-}
-
 /* The journal: FAST_COMMIT, one empty committed transaction (tid 1). */
 static void lay_log(void)
 {
-	unsigned char *jsb = jblock(0), *c = jblock(1);
+	unsigned char *jsb = memio_jblock(0), *c = memio_jblock(1);
 	unsigned char *es = memio_data() + SUPERBLOCK_OFFSET;
 
 	put_be32(jsb + JSB_FEATURE_INCOMPAT, JBD2_FEATURE_INCOMPAT_REVOKE |
 		 JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
 	put_be32(jsb + JSB_SEQUENCE, 1);
 	put_be32(jsb + JSB_START, 1);
-	touch_jblock(0);
+	memio_touch_jblock(0);
 	memset(c, 0, FS_BS);
 	put_be32(c + JBD2_HDR_MAGIC, JBD2_MAGIC);
 	put_be32(c + JBD2_HDR_BLOCKTYPE, JBD2_COMMIT_BLOCK);
 	put_be32(c + JBD2_HDR_SEQUENCE, 1);
-	touch_jblock(1);
+	memio_touch_jblock(1);
 	put_le32(es + 0x60, get_le32(es + 0x60) | EXT3_FEATURE_INCOMPAT_RECOVER);
 	put_le32(es + 0x3FC, ext2fs_crc32c_le(~0U, es, 0x3FC));
 	memio_touch(SUPERBLOCK_OFFSET, SUPERBLOCK_SIZE);
@@ -171,7 +157,7 @@ static void make_valid(void)
 	uint32_t crc = 0, j;
 
 	for (j = FC_FIRST; j < JBLOCKS; j++) {
-		unsigned char *b = jblock(j);
+		unsigned char *b = memio_jblock(j);
 		unsigned int pos = 0;
 
 		while (pos + FC_TL_SIZE <= FS_BS) {
@@ -238,14 +224,14 @@ static void fuzz_one(const uint8_t *data, size_t size)
 	lay_log();
 	n = size - 1 < area ? size - 1 : area;
 	for (j = 0; j < JBLOCKS - FC_FIRST; j++) {
-		unsigned char *b = jblock(FC_FIRST + (uint32_t)j);
+		unsigned char *b = memio_jblock(FC_FIRST + (uint32_t)j);
 		size_t at = j * FS_BS, k = n > at ? n - at : 0;
 
 		if (k > FS_BS)
 			k = FS_BS;
 		memset(b, 0, FS_BS);
 		memcpy(b, data + 1 + at, k);
-		touch_jblock(FC_FIRST + (uint32_t)j);
+		memio_touch_jblock(FC_FIRST + (uint32_t)j);
 	}
 	if (data[0] & CTL_VALID)
 		make_valid();

@@ -73,7 +73,6 @@
 #define ES_WTIME_HI		0x274
 #define ES_CHECKSUM		0x3FC
 
-static blk64_t jmap[JBLOCKS];		/* journal block -> fs block */
 static unsigned char protect[FS_BYTES / FS_BS]; /* in use in the pristine fs */
 static unsigned char *result_a;		/* image after run A */
 static int verbose;			/* FUZZ_VERBOSE: say what each did */
@@ -90,7 +89,7 @@ static errcode_t build_fs(void)
 	err = memio_mkfs(128, 0, &jp, 0x5d, 17, &fs);
 	if (err)
 		return err;
-	err = memio_map_journal(fs, jmap, JBLOCKS);
+	err = memio_map_journal(fs, JBLOCKS);
 	for (b = 0; b < FS_BYTES / FS_BS; b++)
 		protect[b] = b < fs->super->s_first_data_block ||
 			     ext2fs_test_block_bitmap2(fs->block_map, b);
@@ -103,21 +102,13 @@ static errcode_t build_fs(void)
 
 static int fuzz_init(void)
 {
-	if (memio_create(FS_BYTES) || build_fs())
+	if (memio_setup(FS_BYTES, build_fs))
 		return -1;
-	memio_snapshot();
 #ifndef FUZZING_ENGINE
 	verbose = getenv("FUZZ_VERBOSE") != NULL;
-	initialize_rcvr_error_table();
-	initialize_ext2_error_table();
 #endif
 	result_a = malloc(FS_BYTES);
 	return result_a ? 0 : -1;
-}
-
-static unsigned char *jblock(uint32_t j)
-{
-	return memio_data() + jmap[j] * FS_BS;
 }
 
 static void put_be16(unsigned char *p, uint16_t v)
@@ -202,13 +193,13 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 #define NEXT(p) ((p) + 1 >= l.last ? l.first : (p) + 1)
 	for (steps = 0; steps < JBLOCKS && pos >= l.first && pos < l.last;
 	     steps++) {
-		unsigned char *b = jblock(pos);
+		unsigned char *b = memio_jblock(pos);
 		uint32_t type = get_be32(b + JBD2_HDR_BLOCKTYPE);
 		uint32_t tid = get_be32(b + JBD2_HDR_SEQUENCE);
 
 		if (get_be32(b) != JBD2_MAGIC)
 			break;
-		memio_touch(jmap[pos] * FS_BS, FS_BS);
+		memio_touch_jblock(pos);
 		pos = NEXT(pos);
 		if (type == JBD2_DESCRIPTOR_BLOCK) {
 			unsigned int off = JBD2_HDR_SIZE;
@@ -223,7 +214,7 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 
 				put_be32(seq, tid);
 				c = ext2fs_crc32c_le(ext2fs_crc32c_le(l.seed, seq, 4),
-						     jblock(dpos), FS_BS);
+						     memio_jblock(dpos), FS_BS);
 				if (l.csum == 3)
 					put_be32(t + TAG3_CHECKSUM, c);
 				else if (l.csum == 2)
@@ -238,7 +229,8 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 			if (l.csum == 1) {
 				crc1 = ext2fs_crc32_be(crc1, b, FS_BS);
 				for (; pos != dpos; pos = NEXT(pos))
-					crc1 = ext2fs_crc32_be(crc1, jblock(pos),
+					crc1 = ext2fs_crc32_be(crc1,
+							       memio_jblock(pos),
 							       FS_BS);
 			}
 			pos = dpos;
@@ -275,8 +267,8 @@ static void prepare(const uint8_t *data, size_t size)
 	uint8_t ctl = data[0];
 
 	memio_reset();
-	jsb = jblock(0);
-	memio_touch(jmap[0] * FS_BS, FS_BS);
+	jsb = memio_jblock(0);
+	memio_touch_jblock(0);
 	if (ctl & CTL_RAW) {
 		n = left < JSB_SIZE ? left : JSB_SIZE;
 		memcpy(jsb, log, n);
@@ -302,9 +294,9 @@ static void prepare(const uint8_t *data, size_t size)
 	}
 	for (j = 1; j < JBLOCKS && left; j++) {
 		n = left < FS_BS ? left : FS_BS;
-		memcpy(jblock(j), log, n);
-		memset(jblock(j) + n, 0, FS_BS - n);
-		memio_touch(jmap[j] * FS_BS, FS_BS);
+		memcpy(memio_jblock(j), log, n);
+		memset(memio_jblock(j) + n, 0, FS_BS - n);
+		memio_touch_jblock(j);
 		log += n;
 		left -= n;
 	}
@@ -537,7 +529,7 @@ static void fuzz_one(const uint8_t *data, size_t size)
 		return;
 	ctl = data[0];
 	bad = data[1] >> 2;
-	memio_fail_reads(bad ? jmap[bad] * FS_BS : (size_t)-1);
+	memio_fail_reads(bad ? memio_jblock_off(bad) : (size_t)-1);
 	flags = ((ctl & CTL_FULL) ? RECOVER_FL_FULL_REVOKE : 0) |
 		((ctl & CTL_FORCE) ? RECOVER_FL_FORCE : 0);
 
@@ -587,13 +579,13 @@ static void fuzz_one(const uint8_t *data, size_t size)
 
 		prepare(data, size);
 		before = get_needs_recovery();
-		start = get_be32(jblock(0) + JSB_START);
+		start = get_be32(memio_jblock(0) + JSB_START);
 		run(flags, data[3] + 1U, &c);
 		if (c.err != RECOVER_ET_INTERRUPTED)
 			return;
 		FUZZ_CHECK(get_needs_recovery() == before,
 			   "an interrupted replay changed needs_recovery");
-		FUZZ_CHECK(get_be32(jblock(0) + JSB_START) == start,
+		FUZZ_CHECK(get_be32(memio_jblock(0) + JSB_START) == start,
 			   "an interrupted replay changed s_start");
 		/*
 		 * Finishing the replay gives the uninterrupted result, unless
@@ -647,7 +639,7 @@ static int convert(const char *path, unsigned int ctl)
 		fprintf(stderr, "%s: not an image made by -w\n", path);
 		return 1;
 	}
-	jsb = img + jmap[0] * FS_BS;
+	jsb = img + memio_jblock_off(0);
 	if (get_be32(jsb) != JBD2_MAGIC) {
 		fprintf(stderr, "%s: no journal superblock where -w put it\n",
 			path);
@@ -670,7 +662,7 @@ static int convert(const char *path, unsigned int ctl)
 		fwrite(jsb, 1, JSB_SIZE, stdout);
 	/* The log up to its last block that is not all zeros. */
 	for (j = 1; j < JBLOCKS; j++) {
-		const unsigned char *b = img + jmap[j] * FS_BS;
+		const unsigned char *b = img + memio_jblock_off(j);
 		unsigned int i;
 
 		for (i = 0; i < FS_BS && !b[i]; i++)
@@ -679,7 +671,7 @@ static int convert(const char *path, unsigned int ctl)
 			used = j;
 	}
 	for (j = 1; j <= used; j++)
-		fwrite(img + jmap[j] * FS_BS, 1, FS_BS, stdout);
+		fwrite(img + memio_jblock_off(j), 1, FS_BS, stdout);
 	free(img);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "memio.h"
+#include "recover_err.h"
 #include "../lib/testio.h"
 
 static struct {
@@ -24,6 +25,12 @@ static struct {
 	size_t		bad;		/* unit whose reads fail */
 	unsigned long	writes, flushes;
 } img;
+
+static struct {
+	blk64_t		*map;		/* journal block -> image block */
+	unsigned int	n;
+	unsigned int	bs;
+} jmap;
 
 int memio_create(size_t size)
 {
@@ -167,19 +174,53 @@ errcode_t memio_mkfs(unsigned int inodes, __u32 compat,
 	return 0;
 }
 
-errcode_t memio_map_journal(ext2_filsys fs, blk64_t *map, unsigned int n)
+errcode_t memio_map_journal(ext2_filsys fs, unsigned int n)
 {
 	unsigned int j;
 	errcode_t err;
 
+	free(jmap.map);
+	jmap.map = calloc(n ? n : 1, sizeof(*jmap.map));
+	jmap.n = n;
+	jmap.bs = fs->blocksize;
+	if (!jmap.map)
+		return EXT2_ET_NO_MEMORY;
 	for (j = 0; j < n; j++) {
 		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, j,
-				   NULL, &map[j]);
+				   NULL, &jmap.map[j]);
 		if (err)
 			return err;
-		if (!map[j] || map[j] >= ext2fs_blocks_count(fs->super))
+		if (!jmap.map[j] ||
+		    jmap.map[j] >= ext2fs_blocks_count(fs->super))
 			return EXT2_ET_BAD_BLOCK_NUM;
 	}
+	return 0;
+}
+
+size_t memio_jblock_off(unsigned int j)
+{
+	return (size_t)jmap.map[j] * jmap.bs;
+}
+
+unsigned char *memio_jblock(unsigned int j)
+{
+	return img.data + memio_jblock_off(j);
+}
+
+void memio_touch_jblock(unsigned int j)
+{
+	memio_touch(memio_jblock_off(j), jmap.bs);
+}
+
+int memio_setup(size_t size, errcode_t (*build)(void))
+{
+	if (memio_create(size) || build())
+		return -1;
+	memio_snapshot();
+#ifndef FUZZING_ENGINE
+	initialize_rcvr_error_table();
+	initialize_ext2_error_table();
+#endif
 	return 0;
 }
 

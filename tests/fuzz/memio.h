@@ -51,9 +51,22 @@ errcode_t memio_mkfs(unsigned int inodes, __u32 compat,
 		     unsigned char uuid0, unsigned char uuid_step,
 		     ext2_filsys *fsp);
 /*
- * map[j]: the block of the image that holds journal block j, for j < n.
- * Returns 0, EXT2_ET_BAD_BLOCK_NUM when one is unmapped or past the image.
+ * Record where the first n blocks of fs's journal are in the image, for
+ * memio_jblock(); fails (EXT2_ET_BAD_BLOCK_NUM) when one is unmapped or
+ * past the image.
  */
-errcode_t memio_map_journal(ext2_filsys fs, blk64_t *map, unsigned int n);
+errcode_t memio_map_journal(ext2_filsys fs, unsigned int n);
+/* Journal block j (j < n): its bytes, its byte offset in the image, and
+ * the declaration of a direct edit of it. */
+unsigned char *memio_jblock(unsigned int j);
+size_t memio_jblock_off(unsigned int j);
+void memio_touch_jblock(unsigned int j);
+/*
+ * A fuzz target's image: size bytes, made a filesystem by build() (with
+ * memio_mkfs and memio_map_journal), and taken as the pristine image.  A
+ * replayer (built without libFuzzer) also loads com_err's messages for the
+ * error codes of librecover and libext2fs.  Returns 0 or -1.
+ */
+int memio_setup(size_t size, errcode_t (*build)(void));
 
 #endif /* MEMIO_H */
