@@ -112,20 +112,13 @@ static errcode_t build_fs(void)
 		err = add_file(fs, EXT2_ROOT_INO, "c", 1);
 	if (!err)
 		err = memio_map_journal(fs, JBLOCKS);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	return ext2fs_close_free(&fs);
+	return memio_close_fs(fs, err);
 }
 
 static int fuzz_init(void)
 {
-	if (memio_setup(FS_BYTES, build_fs))
+	if (memio_setup(FS_BYTES, build_fs, &verbose))
 		return -1;
-#ifndef FUZZING_ENGINE
-	verbose = getenv("FUZZ_VERBOSE") != NULL;
-#endif
 	before = malloc(FS_BYTES);
 	return before ? 0 : -1;
 }

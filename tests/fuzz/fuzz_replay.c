@@ -93,20 +93,13 @@ static errcode_t build_fs(void)
 	for (b = 0; b < FS_BYTES / FS_BS; b++)
 		protect[b] = b < fs->super->s_first_data_block ||
 			     ext2fs_test_block_bitmap2(fs->block_map, b);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	return ext2fs_close_free(&fs);
+	return memio_close_fs(fs, err);
 }
 
 static int fuzz_init(void)
 {
-	if (memio_setup(FS_BYTES, build_fs))
+	if (memio_setup(FS_BYTES, build_fs, &verbose))
 		return -1;
-#ifndef FUZZING_ENGINE
-	verbose = getenv("FUZZ_VERBOSE") != NULL;
-#endif
 	result_a = malloc(FS_BYTES);
 	return result_a ? 0 : -1;
 }

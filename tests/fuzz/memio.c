@@ -212,12 +212,23 @@ void memio_touch_jblock(unsigned int j)
 	memio_touch(memio_jblock_off(j), jmap.bs);
 }
 
-int memio_setup(size_t size, errcode_t (*build)(void))
+errcode_t memio_close_fs(ext2_filsys fs, errcode_t err)
 {
+	if (err) {
+		ext2fs_free(fs);
+		return err;
+	}
+	return ext2fs_close_free(&fs);
+}
+
+int memio_setup(size_t size, errcode_t (*build)(void), int *verbose)
+{
+	*verbose = 0;
 	if (memio_create(size) || build())
 		return -1;
 	memio_snapshot();
 #ifndef FUZZING_ENGINE
+	*verbose = getenv("FUZZ_VERBOSE") != NULL;
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 #endif

@@ -61,12 +61,16 @@ errcode_t memio_map_journal(ext2_filsys fs, unsigned int n);
 unsigned char *memio_jblock(unsigned int j);
 size_t memio_jblock_off(unsigned int j);
 void memio_touch_jblock(unsigned int j);
+/* The end of a build(): with err 0, close fs (written to the image) and
+ * return what closing returns; otherwise free it and return err. */
+errcode_t memio_close_fs(ext2_filsys fs, errcode_t err);
 /*
  * A fuzz target's image: size bytes, made a filesystem by build() (with
  * memio_mkfs and memio_map_journal), and taken as the pristine image.  A
  * replayer (built without libFuzzer) also loads com_err's messages for the
- * error codes of librecover and libext2fs.  Returns 0 or -1.
+ * error codes of librecover and libext2fs, and sets *verbose when
+ * FUZZ_VERBOSE asks it to say what each input did.  Returns 0 or -1.
  */
-int memio_setup(size_t size, errcode_t (*build)(void));
+int memio_setup(size_t size, errcode_t (*build)(void), int *verbose);
 
 #endif /* MEMIO_H */
