@@ -37,16 +37,7 @@ need_jq
 #   T1 log B..B+3      T2 revoke B+1, log B+10, B+11
 #   T3 log B+20..B+29  T4 log B+30
 script() {
-	cat <<-EOF
-	features revoke $JW_FEATURES
-	txn
-	log $B-$((B + 3))
-	commit time=1700000001
-	txn
-	revoke $((B + 1))
-	log $((B + 10)) $((B + 11))
-	commit time=1700000002
-	EOF
+	jw_two "$B" "$JW_FEATURES"
 	[ "$1" = 2 ] && return
 	cat <<-EOF
 	txn
@@ -79,8 +70,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	*) JW_FEATURES= ;;
 	esac
 	base=base-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$base" 16M $FMT_MKFS
+	mkimg_fmt "$base"
 	bs=$FMT_BS
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$base" 40)
@@ -224,8 +214,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	jq -r 'select(.type == "tag") | .fs_block' other.l | sort -n -u > want.tags
 
 	target=target-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$target" 16M $FMT_MKFS
+	mkimg_fmt "$target"
 	sum=$(sha256_of "$target")
 	copy_img "$target" "target-$fmt.orig"
 	jrecover -j "other-$fmt.dump" "$target"

@@ -76,16 +76,8 @@ golden() {
 # --- a journal of two transactions ----------------------------------------------
 mkimg std.img 16M -O 64bit,metadata_csum
 B=$(free_blocks std.img 20 | cut -d' ' -f1)
-jw std.img <<EOF
-features revoke 64bit csum3
-txn
-log $B-$((B + 3))
-commit time=1700000001
-txn
-revoke $((B + 1))
-log $((B + 10)) $((B + 11))
-commit time=1700000002
-EOF
+jw_two "$B" "64bit csum3" > std.jws
+jw std.img < std.jws
 debugfs -R "dump <8> std.journal" std.img 2>/dev/null
 [ -s std.journal ] || die "debugfs did not dump the journal"
 

@@ -309,8 +309,7 @@ log_counts() {
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=std-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	logdump_norm "$img" > std.norm
 	sum=$(sha256_of "$img")
@@ -370,29 +369,24 @@ done
 # --- csum3: a bad data checksum, a revoke, an uncommitted transaction ---------
 set_format 4k-64-v3
 img=csum.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 20)
 B=$1
-jw "$img" <<EOF
-features revoke 64bit csum3
-txn
-log $B-$((B + 3))
-commit time=1700000001
-txn
-revoke $((B + 1))
-log $((B + 10)) $((B + 11))
-commit time=1700000002
-txn
-log $((B + 12))
-log $((B + 13)) badcsum
-log $((B + 14))
-commit time=1700000003
-txn
-log $((B + 15))
-nocommit
-EOF
+{
+	jw_two "$B" "64bit csum3"
+	cat <<-EOF
+	txn
+	log $((B + 12))
+	log $((B + 13)) badcsum
+	log $((B + 14))
+	commit time=1700000003
+	txn
+	log $((B + 15))
+	nocommit
+	EOF
+} > csum.jws
+jw "$img" < csum.jws
 for mode in i n l r; do
 	case $mode in
 	i) J csum.$mode.json -i "$img" ;;
@@ -433,8 +427,7 @@ jq_is -s csum.l.json '.[] | select(.type == "fate" and .fate == "revoked") | "\(
 
 # --- a corrupt commit block: corrupt_commit, fs_errors --------------------------
 img=commit.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 jw "$img" <<EOF
 features revoke 64bit csum3
 txn
@@ -456,8 +449,7 @@ jq_is commit.r.json '"\(.fs_errors) \(.replayed) \(.log.transactions) \(.log.cor
 
 # --- a recovery e2fsck abandons: the error object, then -f --------------------------
 img=abandon.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 jw "$img" <<EOF
 features revoke 64bit csum3
 txn
@@ -496,8 +488,7 @@ jq_is notfs.json '"\(.code) \(.path)"' "EXT2_ET_BAD_MAGIC notfs.bin" "not a file
 
 # --- a dump and an external journal ----------------------------------------------------
 img=dump.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 debugfs -R "dump <8> dump.journal" "$img" 2>/dev/null
 copy_img "$img" dump2.img
