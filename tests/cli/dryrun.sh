@@ -108,8 +108,7 @@ set_format 4k-64-v3
 
 # --- std_workload (debugfs): T1..T6, 13 copies, 3 cancelled -----------------------
 img=std.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 want=$(listing_numbers "$img")
 [ "$want" = "10 6 1-6 3 0" ] || fail "std: the listing says '$want', std_workload is '10 6 1-6 3 0'"
@@ -117,8 +116,7 @@ dry_case std "$img" 1 "10 6 1-6 3 0"
 
 # --- csum3 with bad data checksums, tids from 1000 ------------------------------------
 img=csum.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 30)
 B=$1

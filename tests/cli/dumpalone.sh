@@ -62,8 +62,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	bs=$FMT_BS
 	case_begin "plan-$fmt"
 	img=plan-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 10)
 	B=$1
@@ -224,8 +223,7 @@ done
 # --- a tag past the filesystem's end ---------------------------------------------
 set_format 4k-64-v3
 case_begin "past-end"
-# shellcheck disable=SC2086
-mkimg past.img 16M $FMT_MKFS
+mkimg_fmt past.img
 B=$(free_blocks past.img 1)
 end=$(dumpe2fs -h past.img 2>/dev/null | sed -n 's/^Block count: *//p')
 jw past.img <<-EOF
@@ -252,8 +250,7 @@ case_end
 
 # --- recovery fails: nothing of the log is written -------------------------------
 case_begin "fails"
-# shellcheck disable=SC2086
-mkimg fails.img 16M $FMT_MKFS
+mkimg_fmt fails.img
 B=$(free_blocks fails.img 1)
 jw fails.img <<-EOF
 features revoke 64bit csum3
@@ -277,8 +274,7 @@ case_end
 
 # --- a damaged dump: its own error, not the filesystem's ---------------------------
 case_begin "badsb"
-# shellcheck disable=SC2086
-mkimg badsb.img 16M $FMT_MKFS
+mkimg_fmt badsb.img
 B=$(free_blocks badsb.img 1)
 jw badsb.img <<-EOF
 features revoke 64bit csum3

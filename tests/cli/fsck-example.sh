@@ -108,16 +108,14 @@ example_case() {
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=std-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	example_case "std-$fmt" 1 "$img"
 	example_case "dry-$fmt" "$(std_expect)" "$img" -n
 done
 
 set_format 4k-64-v3
-# shellcheck disable=SC2086
-mkimg clean.img 16M $FMT_MKFS
+mkimg_fmt clean.img
 example_case clean 0 clean.img
 
 # A dump of std_workload's journal, while the filesystem still holds it.
@@ -129,8 +127,7 @@ example_case external 1 ext.img -jdev ext.jdev
 
 # jwrite: a bad data checksum (4), a corrupt commit (4), a revoke block that
 # fails its checksum (e2fsck abandons the recovery: 8, or 4 with -f).
-# shellcheck disable=SC2086
-mkimg base.img 16M $FMT_MKFS
+mkimg_fmt base.img
 # shellcheck disable=SC2046
 set -- $(free_blocks base.img 10)
 B=$1

@@ -35,14 +35,12 @@ need_jq
 
 set_format 4k-64-v3
 img=img.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 debugfs -R "dump <8> dump.journal" "$img" 2>/dev/null
 [ -s dump.journal ] || die "debugfs did not dump the journal"
 std_external ext.img ext.jdev
-# shellcheck disable=SC2086
-mkimg clean.img 16M $FMT_MKFS
+mkimg_fmt clean.img
 # shellcheck disable=SC2086
 mkimg nojournal.img 16M $FMT_MKFS -O ^has_journal
 printf 'keep me\n' > keep.txt

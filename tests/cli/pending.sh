@@ -34,8 +34,7 @@ need_jq
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=full-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 30)
 	jw "$img" <<-EOS
@@ -68,8 +67,7 @@ done
 # --- 2. counts of the replayed transactions only -------------------------------------
 set_format 4k-64-v3
 img=uncommitted.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 10)
 jw "$img" <<EOS

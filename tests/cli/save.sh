@@ -44,8 +44,7 @@ save_case() {
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=int-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 
 	# A journal with nothing to replay.
 	debugfs -R "dump <8> clean-$fmt.want" "$img" 2>/dev/null

@@ -176,8 +176,7 @@ crash_at() {
 # --- debugfs's journal ----------------------------------------------------------
 set_format 4k-64-v3
 img=debugfs.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 crash_case "$img"
 

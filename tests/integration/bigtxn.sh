@@ -38,8 +38,7 @@ desc_case 4k-32-v1 128M 600
 for fmt in 1k-64-v3 4k-32-none; do
 	set_format "$fmt"
 	img=many-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	blocks=$(free_blocks "$img" 60)
 	i=0
 	for b in $blocks; do

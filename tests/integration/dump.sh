@@ -23,8 +23,7 @@
 for fmt in 4k-64-v3 1k-64-none 4k-64-v1 4k-32-v2; do
 	set_format "$fmt"
 	img=dump-same-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	debugfs -R "dump <8> dump-same-$fmt.journal" "$img" 2>/dev/null
 	[ -s "dump-same-$fmt.journal" ] || die "debugfs did not dump the journal"
@@ -38,8 +37,7 @@ for fmt in 4k-64-none 1k-32-none; do
 	set_format "$fmt"
 	case=dump-reset-$fmt
 	img=$case.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	debugfs -R "dump <8> $case.journal" "$img" 2>/dev/null
 	[ -s "$case.journal" ] || die "debugfs did not dump the journal"

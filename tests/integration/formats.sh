@@ -19,8 +19,7 @@ for bs in 1k 4k; do
 		for csum in none v1 v2 v3; do
 			set_format "$bs-$bits-$csum"
 			img=$bs-$bits-$csum.img
-			# shellcheck disable=SC2086
-			mkimg "$img" 16M $FMT_MKFS
+			mkimg_fmt "$img"
 			std_workload "$img"
 			oracle_compare -e "$(std_expect)" "$img"
 		done

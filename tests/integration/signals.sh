@@ -181,13 +181,7 @@ interrupt() {
 	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 	_pid=$!
 	if [ -n "$_wait" ]; then
-		_i=0
-		while ! grep -q "$_wait" "$SCRATCH/.sig.err" 2>/dev/null; do
-			kill -0 "$_pid" 2>/dev/null || break
-			_i=$((_i + 1))
-			[ "$_i" -lt 20000 ] || break
-			sleep 0.005
-		done
+		wait_for_text "$_pid" "$SCRATCH/.sig.err" "$_wait" 20000 0.005
 	else
 		wait_open "$_pid" "$(pwd -P)/$_t"
 	fi
@@ -232,13 +226,7 @@ copy_img big.img sig-undo.img
 rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err" sig.undo
 $DEFSIG "$JRECOVER" -p -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 pid=$!
-i=0
-while ! grep -q replay "$SCRATCH/.sig.err" 2>/dev/null; do
-	kill -0 "$pid" 2>/dev/null || break
-	i=$((i + 1))
-	[ "$i" -lt 20000 ] || break
-	sleep 0.005
-done
+wait_for_text "$pid" "$SCRATCH/.sig.err" replay 20000 0.005
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 rc=$?

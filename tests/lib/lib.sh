@@ -211,6 +211,20 @@ crashrun_field() {
 	say "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# wait_for_text PID FILE PATTERN [TRIES [PAUSE]]: wait until FILE has a
+# line that matches PATTERN (grep), process PID has ended, or TRIES looks
+# PAUSE seconds apart (no limit, 0.05 s by default) have not found one.
+# Returns 0 when the line is there.
+wait_for_text() {
+	_wt=0
+	until grep -q "$3" "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		_wt=$((_wt + 1))
+		[ -z "${4:-}" ] || [ "$_wt" -lt "$4" ] || return 1
+		sleep "${5:-0.05}"
+	done
+}
+
 # --- loop mounts -------------------------------------------------------------
 
 # need_loop_mounts: a test that mounts images through loop devices calls
@@ -437,6 +451,12 @@ set_format() {
 	*) die "bad format $1" ;;
 	esac
 	FMT_MKFS="-b $FMT_BS -O $_o"
+}
+
+# mkimg_fmt IMG: a 16 MiB image (mkimg) in the current format (set_format).
+mkimg_fmt() {
+	# shellcheck disable=SC2086
+	mkimg "$1" 16M $FMT_MKFS
 }
 
 # --- debugfs's journal writer ------------------------------------------------
@@ -770,7 +790,7 @@ _show_sb_diff() {
 # e2fsck alone against jrecover followed by e2fsck: shows the journal,
 # makes CASE.e2fsck.img and CASE.jrecover.img, and replays the first with
 # e2fsck (its output stays in $SCRATCH/.run.out for the test to check).
-# Then the test runs jrecover on CASE.jrecover.img and its checks, calls
+# Then the test runs alone_jrecover and its own checks, calls
 # e2fsck_after, and ends the case with case_end.
 e2fsck_alone() {
 	case_begin "${1%.img}" "${2:-e2fsck alone against jrecover, then e2fsck}"
@@ -778,6 +798,20 @@ e2fsck_alone() {
 	copy_img "$1" "$_case.e2fsck.img"
 	copy_img "$1" "$_case.jrecover.img"
 	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only "$_case.e2fsck.img"
+}
+
+# alone_jrecover [PATTERN MESSAGE]: after e2fsck_alone, jrecover replays
+# CASE.jrecover.img (exit 1) without printing a line that matches PATTERN
+# (grep; MESSAGE says what such a line would mean), and a second run finds
+# nothing to do (assert_noop, not counted as a case of its own).
+alone_jrecover() {
+	jrecover "$_case.jrecover.img"
+	[ "$RUN_RC" -eq 1 ] || fail "$_case: jrecover exited $RUN_RC, expected 1"
+	if [ -n "${1:-}" ] && grep -q "$1" "$SCRATCH/.run.out"; then
+		fail "$_case: $2"
+	fi
+	assert_noop "$_case.jrecover.img"
+	NCASES=$((NCASES - 1))
 }
 
 # e2fsck_after: e2fsck -E journal_only on CASE.jrecover.img (its output in

@@ -251,25 +251,26 @@ _e2label() {
 
 # e2blk CASE TID BLOCK...: e2fsck replayed TID's copy of each BLOCK.
 e2blk() {
-	_ec=$1
-	_et=$(($2 % 4294967296))
-	shift 2
-	for _eb; do
-		_eg=$(_e2label "$_ec" "$_eb")
-		[ "$_eg" = "4a573a20 blk=$_eb tid=$_et" ] ||
-			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's copy: fix the test"
-	done
+	_e2copy 4a573a20 "" "$@"
 }
 
 # e2esc CASE TID BLOCK...: the same for escaped blocks (magic restored).
 e2esc() {
-	_ec=$1
-	_et=$(($2 % 4294967296))
-	shift 2
+	_e2copy c03b3998 "escaped " "$@"
+}
+
+# _e2copy HEAD WHAT CASE TID BLOCK...: each BLOCK of e2fsck's result starts
+# with HEAD (hex) and TID's label.
+_e2copy() {
+	_em=$1
+	_ew=$2
+	_ec=$3
+	_et=$(($4 % 4294967296))
+	shift 4
 	for _eb; do
 		_eg=$(_e2label "$_ec" "$_eb")
-		[ "$_eg" = "c03b3998 blk=$_eb tid=$_et" ] ||
-			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's escaped copy: fix the test"
+		[ "$_eg" = "$_em blk=$_eb tid=$_et" ] ||
+			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's ${_ew}copy: fix the test"
 	done
 }
 
