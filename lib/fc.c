@@ -54,7 +54,7 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 
 	if (s->done)
 		return 0;
-	if (!s->blocks && get_le16(blk + FC_TL_TAG) != FC_TAG_HEAD)
+	if (!s->blocks && !fc_starts_with_head(blk))
 		return stop(s, RECOVER_FC_END_NO_HEAD);
 	s->blocks++;
 	while (pos + FC_TL_SIZE <= bs) {
@@ -214,7 +214,7 @@ static errcode_t walk_area(struct recover_struct *r, struct fc_scan *s,
 		w.jblk = blk;
 		/* A block the scan reads records from. */
 		if (events &&
-		    (s->blocks || get_le16(buf + FC_TL_TAG) == FC_TAG_HEAD)) {
+		    (s->blocks || fc_starts_with_head(buf))) {
 			err = emit_simple(r, RECOVER_EV_FC_BLOCK, blk, 0);
 			if (err)
 				break;

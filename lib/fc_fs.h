@@ -91,6 +91,15 @@ static_assert(FC_HEAD_TID + 4 == FC_HEAD_SIZE, "HEAD is features and tid");
 static_assert(FC_DENTRY_NAME == FC_DENTRY_SIZE, "the name follows the ids");
 static_assert(FC_INODE_RAW == FC_INODE_SIZE, "the raw inode follows its number");
 
+/*
+ * Does a block start with a HEAD record?  The area's first block must, or
+ * the area holds nothing (its value is checked once the record is read).
+ */
+static inline int fc_starts_with_head(const unsigned char *blk)
+{
+	return get_le16(blk + FC_TL_TAG) == FC_TAG_HEAD;
+}
+
 /* One record, decoded.  Only the fields of its tag are set. */
 struct fc_tag {
 	unsigned int	tag;

@@ -132,7 +132,7 @@ static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
 			continue;
 		memcpy(out, o->jbuf, o->bs);
 		if (t->flags & JBD2_FLAG_ESCAPE)
-			put_be32(out, JBD2_MAGIC);
+			jbd2_unescape(out);
 		*got = 1;
 		return 0;
 	}

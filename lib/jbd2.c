@@ -1,12 +1,31 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2.c -- decoding and checking journal blocks.
+ * jbd2.c -- decoding and checking journal blocks, and the journal
+ * superblock reset that ends a replay.
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "librecoverP.h"
+
+/* jbd2_fs.h's ext4 superblock offsets, against libext2fs's own struct. */
+#define ES_FIELD(off, field) \
+	static_assert((off) == offsetof(struct ext2_super_block, field), #field)
+ES_FIELD(ES_BLOCKS_COUNT, s_blocks_count);
+ES_FIELD(ES_LOG_BLOCK_SIZE, s_log_block_size);
+ES_FIELD(ES_WTIME, s_wtime);
+ES_FIELD(ES_MAGIC, s_magic);
+ES_FIELD(ES_STATE, s_state);
+ES_FIELD(ES_FEATURE_INCOMPAT, s_feature_incompat);
+ES_FIELD(ES_FEATURE_RO_COMPAT, s_feature_ro_compat);
+ES_FIELD(ES_UUID, s_uuid);
+ES_FIELD(ES_BLOCKS_COUNT_HI, s_blocks_count_hi);
+ES_FIELD(ES_KBYTES_WRITTEN, s_kbytes_written);
+ES_FIELD(ES_WTIME_HI, s_wtime_hi);
+ES_FIELD(ES_CHECKSUM, s_checksum);
+static_assert(ES_SIZE == sizeof(struct ext2_super_block), "ext4 superblock");
 
 /* crc32c over a buffer with the 4 bytes at skip counted as zero. */
 static uint32_t crc32c_skip(uint32_t crc, const unsigned char *buf,
@@ -34,17 +53,12 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 			    struct jsuper *sb)
 {
 	struct recover_super *p = &sb->pub;
-	uint32_t type;
 
 	memset(sb, 0, sizeof(*sb));
 	if (get_be32(buf + JBD2_HDR_MAGIC) != JBD2_MAGIC)
 		return RECOVER_ET_MAGIC_BAD;
-	type = get_be32(buf + JBD2_HDR_BLOCKTYPE);
-	if (type == JBD2_SUPERBLOCK_V1)
-		p->version = 1;
-	else if (type == JBD2_SUPERBLOCK_V2)
-		p->version = 2;
-	else
+	p->version = jbd2_super_version(buf);
+	if (!p->version)
 		return RECOVER_ET_SB_TYPE;
 
 	p->blocksize = get_be32(buf + JSB_BLOCKSIZE);
@@ -86,11 +100,13 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 	/* Tag layout: v3 has its own 16-byte tag; otherwise 8 bytes, 4 more
 	 * for the high block number, 2 more for a v2 checksum. */
 	if (sb->csum_v3)
-		sb->tag_bytes = 16;
+		sb->tag_bytes = TAG3_SIZE;
 	else
-		sb->tag_bytes = 8 + (sb->has_64bit ? 4 : 0) + (sb->csum_v2 ? 2 : 0);
+		sb->tag_bytes = TAG_SIZE +
+				(sb->has_64bit ? TAG_64BIT_EXTRA : 0) +
+				(sb->csum_v2 ? TAG_CSUM_V2_EXTRA : 0);
 	sb->tail = (sb->csum_v2 || sb->csum_v3) ? JBD2_TAIL_SIZE : 0;
-	sb->revoke_rec = sb->has_64bit ? 8 : 4;
+	sb->revoke_rec = sb->has_64bit ? REVOKE_REC64_SIZE : REVOKE_REC_SIZE;
 
 	sb->last = p->maxlen;
 	if (p->feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
@@ -103,6 +119,41 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 		sb->last = p->maxlen - p->num_fc_blocks;
 	}
 	return 0;
+}
+
+/*
+ * The journal superblock after recovery, as e2fsck leaves it: the log
+ * emptied (s_start 0); when recovery succeeded, s_sequence one past the
+ * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
+ * in s_errno after a corrupt commit block.  Then e2fsck's journal check
+ * moves any s_errno into the filesystem's error state and clears it.  A v1
+ * superblock with anything in the fields a v2 one has is cleared past
+ * s_errno, as e2fsck does.
+ */
+int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
+		     const struct jbd2_reset *how)
+{
+	int fs_error;
+
+	if (how->had_log) {
+		if (sb->pub.version == 1 &&
+		    (get_be32(buf + JSB_FEATURE_COMPAT) ||
+		     get_be32(buf + JSB_FEATURE_INCOMPAT) ||
+		     get_be32(buf + JSB_FEATURE_RO_COMPAT) ||
+		     get_be32(buf + JSB_NR_USERS)))
+			memset(buf + JSB_V1_SIZE, 0,
+			       sb->pub.blocksize - JSB_V1_SIZE);
+		put_be32(buf + JSB_START, 0);
+		if (how->replayed) {
+			put_be32(buf + JSB_SEQUENCE, how->end_tid + 1);
+			if (how->failed_commit)
+				put_be32(buf + JSB_ERRNO, JSB_ERRNO_EINVAL);
+		}
+	}
+	fs_error = get_be32(buf + JSB_ERRNO) != 0;
+	put_be32(buf + JSB_ERRNO, 0);
+	jbd2_super_set_csum(sb, buf);
+	return fs_error;
 }
 
 /* The geometry against the journal actually available. */

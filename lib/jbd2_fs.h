@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2_fs.h -- the jbd2 on-disk format, as librecover reads it.
+ * jbd2_fs.h -- the jbd2 on-disk format, as librecover reads and writes it.
  *
  * libext2fs-dev does not install a jbd2 header, so the format is described
- * here: offsets, constants and byte-order helpers only.  Every multi-byte
- * field of the journal is big-endian; fields are decoded one by one from the
- * byte buffer, never by overlaying a struct.
+ * here: offsets, constants, byte-order helpers, and the decoders that need
+ * nothing but a block's bytes (the ones that need the decoded journal
+ * superblock are in jbd2.c).  Every multi-byte field of the journal is
+ * big-endian; fields are decoded one by one from the byte buffer, never by
+ * overlaying a struct.  The few ext4 superblock fields librecover touches
+ * itself are here too (fc_fs.h has the fast-commit area).
  */
 #ifndef JBD2_FS_H
 #define JBD2_FS_H
 
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -47,6 +51,10 @@
 #define JSB_USERS			256
 #define JBD2_USERS_MAX			48	/* UUIDs s_users holds */
 #define JSB_SIZE			1024
+/* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
+#define JSB_V1_SIZE			36
+/* s_errno after a corrupt commit block: Linux's -EINVAL, whatever the host. */
+#define JSB_ERRNO_EINVAL		((uint32_t)-22)
 
 #define JBD2_FEATURE_COMPAT_CHECKSUM	0x00000001U
 
@@ -75,6 +83,12 @@
 #define TAG_BLOCKNR_HIGH		8
 #define TAG3_CHECKSUM			12	/* csum v3: 32 bits */
 #define TAG_UUID_SIZE			16
+/* Tag sizes (see jbd2.c): a v3 tag; otherwise the kernel's count, 8 bytes
+ * plus the high block number with 64-bit, plus 2 more with checksums v2. */
+#define TAG3_SIZE			16
+#define TAG_SIZE			8
+#define TAG_64BIT_EXTRA			4
+#define TAG_CSUM_V2_EXTRA		2
 
 /* Checksum tail of descriptor and revoke blocks (csum v2/v3). */
 #define JBD2_TAIL_SIZE			4
@@ -82,6 +96,8 @@
 /* Revoke block: header, r_count (bytes used, header included), records. */
 #define REVOKE_COUNT			12
 #define REVOKE_HDR_SIZE			16
+#define REVOKE_REC_SIZE			4	/* a be32 block number */
+#define REVOKE_REC64_SIZE		8	/* with the 64-bit feature */
 
 /* Commit block. */
 #define COMMIT_CHKSUM_TYPE		12
@@ -89,8 +105,56 @@
 #define COMMIT_CHKSUM			16
 #define COMMIT_SEC			48
 #define COMMIT_NSEC			56
+#define COMMIT_SIZE			60	/* the bytes with meaning */
+#define JBD2_CHECKSUM_BYTES		32	/* h_chksum[], 8 words */
 #define JBD2_CRC32_CHKSUM		1	/* COMPAT_CHECKSUM commit */
 #define JBD2_CRC32_CHKSUM_SIZE		4
+
+/*
+ * Fields of the ext4 superblock (little-endian, at byte 1024 of the
+ * filesystem or of an external journal device) that librecover reads or
+ * writes itself rather than through libext2fs.
+ */
+#define ES_BLOCKS_COUNT			0x004	/* s_blocks_count_lo */
+#define ES_LOG_BLOCK_SIZE		0x018
+#define ES_WTIME			0x030
+#define ES_MAGIC			0x038	/* le16 */
+#define ES_STATE			0x03A	/* le16 */
+#define ES_FEATURE_INCOMPAT		0x060
+#define ES_FEATURE_RO_COMPAT		0x064
+#define ES_UUID				0x068	/* 16 bytes */
+#define ES_BLOCKS_COUNT_HI		0x150	/* with the 64bit feature */
+#define ES_KBYTES_WRITTEN		0x178	/* le64 */
+#define ES_WTIME_HI			0x274	/* one byte */
+#define ES_CHECKSUM			0x3FC	/* crc32c of the bytes before */
+#define ES_SIZE				1024
+
+/* ---- layout checks ---- */
+static_assert(JBD2_HDR_SEQUENCE + 4 == JBD2_HDR_SIZE,
+	      "the block header is magic, type and sequence");
+static_assert(JSB_BLOCKSIZE == JBD2_HDR_SIZE,
+	      "the superblock's fields follow the header");
+static_assert(JSB_ERRNO + 4 == JSB_V1_SIZE, "a v1 superblock ends at s_errno");
+static_assert(JSB_V1_SIZE == JSB_FEATURE_COMPAT,
+	      "v2 features follow the v1 fields");
+static_assert(JSB_UUID + 16 == JSB_NR_USERS, "s_nr_users follows s_uuid");
+static_assert(JSB_CHECKSUM + 4 == JSB_USERS, "s_users follows s_checksum");
+static_assert(JSB_USERS + JBD2_USERS_MAX * 16 == JSB_SIZE,
+	      "s_users fills the superblock's 1024 bytes");
+static_assert(TAG_FLAGS16 + 2 == TAG_BLOCKNR_HIGH,
+	      "the high block number follows the flags");
+static_assert(TAG3_CHECKSUM + 4 == TAG3_SIZE, "a v3 tag is 16 bytes");
+static_assert(TAG_BLOCKNR_HIGH == TAG_SIZE &&
+	      TAG_SIZE + TAG_64BIT_EXTRA == TAG3_CHECKSUM,
+	      "the high block number follows the 8 bytes of a short tag");
+static_assert(REVOKE_COUNT + 4 == REVOKE_HDR_SIZE,
+	      "revoke records follow r_count");
+static_assert(COMMIT_CHKSUM_SIZE + 1 + 2 == COMMIT_CHKSUM,
+	      "type and size bytes, two bytes of padding, then the checksum");
+static_assert(COMMIT_CHKSUM + JBD2_CHECKSUM_BYTES == COMMIT_SEC,
+	      "the commit time follows h_chksum[]");
+static_assert(COMMIT_NSEC + 4 == COMMIT_SIZE, "h_commit_nsec is the last field");
+static_assert(ES_CHECKSUM + 4 == ES_SIZE, "s_checksum ends the superblock");
 
 static inline uint16_t get_be16(const unsigned char *p)
 {
@@ -149,6 +213,53 @@ static inline void put_le64(unsigned char *p, uint64_t v)
 {
 	put_le32(p, (uint32_t)v);
 	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/*
+ * The version of the journal superblock in buf (1 or 2), or 0 when buf does
+ * not start with one.
+ */
+static inline int jbd2_super_version(const unsigned char *buf)
+{
+	if (get_be32(buf + JBD2_HDR_MAGIC) != JBD2_MAGIC)
+		return 0;
+	switch (get_be32(buf + JBD2_HDR_BLOCKTYPE)) {
+	case JBD2_SUPERBLOCK_V1:
+		return 1;
+	case JBD2_SUPERBLOCK_V2:
+		return 2;
+	}
+	return 0;
+}
+
+/* A commit block, decoded field by field. */
+struct jbd2_commit {
+	uint32_t	tid;		/* h_sequence */
+	unsigned int	csum_type;	/* h_chksum_type */
+	unsigned int	csum_size;	/* h_chksum_size */
+	uint32_t	csum;		/* h_chksum[0] */
+	uint64_t	sec;		/* h_commit_sec */
+	uint32_t	nsec;		/* h_commit_nsec */
+};
+
+static inline void jbd2_decode_commit(const unsigned char *blk,
+				      struct jbd2_commit *c)
+{
+	c->tid = get_be32(blk + JBD2_HDR_SEQUENCE);
+	c->csum_type = blk[COMMIT_CHKSUM_TYPE];
+	c->csum_size = blk[COMMIT_CHKSUM_SIZE];
+	c->csum = get_be32(blk + COMMIT_CHKSUM);
+	c->sec = get_be64(blk + COMMIT_SEC);
+	c->nsec = get_be32(blk + COMMIT_NSEC);
+}
+
+/*
+ * A logged copy with JBD2_FLAG_ESCAPE began with the journal magic, which
+ * the log stores as zeros: put it back.
+ */
+static inline void jbd2_unescape(unsigned char *blk)
+{
+	put_be32(blk, JBD2_MAGIC);
 }
 
 /*

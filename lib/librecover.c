@@ -17,25 +17,6 @@
 #include "librecoverP.h"
 #include "sha256.h"
 
-/* Fields of the ext4 superblock librecover reads or writes (little-endian). */
-#define ES_WTIME		0x30
-#define ES_STATE		0x3A
-#define ES_FEATURE_INCOMPAT	0x60
-#define ES_FEATURE_RO_COMPAT	0x64
-#define ES_KBYTES_WRITTEN	0x178
-#define ES_WTIME_HI		0x274
-#define ES_CHECKSUM		0x3FC
-
-/* Fields of an external journal device's ext2 superblock. */
-#define JD_LOG_BLOCK_SIZE	0x18
-#define JD_FEATURE_RO_COMPAT	0x64
-#define JD_UUID			0x68
-
-/* e2fsck writes -EINVAL into s_errno when a commit block was corrupt. */
-#define JOURNAL_EINVAL		((uint32_t)-EINVAL)
-/* A v1 superblock ends at s_errno; e2fsck zeroes anything after it. */
-#define JSB_V1_SIZE		0x24
-
 const char *recover_version(void)
 {
 	return PACKAGE_VERSION;
@@ -93,18 +74,19 @@ static errcode_t open_own_journal(struct recover_struct *r)
 static errcode_t check_jdev_super(struct recover_struct *r)
 {
 	const unsigned char *jd = r->src.ext2_sb;
-	uint32_t log_bs = get_le32(jd + JD_LOG_BLOCK_SIZE);
+	uint32_t log_bs = get_le32(jd + ES_LOG_BLOCK_SIZE);
 
-	if (memcmp(jd + JD_UUID, r->fs->super->s_journal_uuid, 16))
+	if (memcmp(jd + ES_UUID, r->fs->super->s_journal_uuid, 16))
 		return RECOVER_ET_JDEV_UUID;
-	if ((get_le32(jd + JD_FEATURE_RO_COMPAT) &
+	if ((get_le32(jd + ES_FEATURE_RO_COMPAT) &
 	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
 	    get_le32(jd + ES_CHECKSUM) != ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM)) {
 		if (!(r->opts.flags & RECOVER_FL_FORCE))
 			return RECOVER_ET_JDEV_CSUM;
 		r->fix_jdev_csum = 1;
 	}
-	if (log_bs > 6 || (1024U << log_bs) != r->fs->blocksize)
+	if (log_bs > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE ||
+	    ((unsigned int)EXT2_MIN_BLOCK_SIZE << log_bs) != r->fs->blocksize)
 		return RECOVER_ET_JDEV_BLOCKSIZE;
 	return 0;
 }
@@ -148,8 +130,7 @@ static void clear_garbage_fields(struct recover_struct *r)
 	/* A dump on its own is a journal inode's contents: internal. */
 	if (r->src.kind == RECOVER_SRC_DEVICE ||
 	    (r->fs && !uuid_null(r->fs->super->s_journal_uuid)) ||
-	    get_be32(raw + JBD2_HDR_MAGIC) != JBD2_MAGIC ||
-	    get_be32(raw + JBD2_HDR_BLOCKTYPE) != JBD2_SUPERBLOCK_V2 || nr <= 1)
+	    jbd2_super_version(raw) != 2 || nr <= 1)
 		return;
 	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
 	r->st.garbage_nr_users = nr;
@@ -781,40 +762,6 @@ errcode_t recover_save(recover_t r, const char *path)
 }
 
 /*
- * The journal superblock after recovery, as e2fsck leaves it: the log
- * emptied (s_start 0); when recovery succeeded, s_sequence one past the
- * last tid replayed plus one (the kernel's ++end_transaction), and -EINVAL
- * in s_errno after a corrupt commit block.  Then e2fsck's journal check
- * moves any s_errno into the filesystem's error state and clears it.
- * Returns whether the filesystem must be marked as having errors.
- */
-static int reset_journal_super(struct recover_struct *r, unsigned char *raw,
-			       int failed)
-{
-	int fs_error;
-
-	if (!has_log(r))
-		goto errno_only;
-	if (r->sb.pub.version == 1 &&
-	    (get_be32(raw + JSB_FEATURE_COMPAT) ||
-	     get_be32(raw + JSB_FEATURE_INCOMPAT) ||
-	     get_be32(raw + JSB_FEATURE_RO_COMPAT) ||
-	     get_be32(raw + JSB_NR_USERS)))
-		memset(raw + JSB_V1_SIZE, 0, r->sb.pub.blocksize - JSB_V1_SIZE);
-	put_be32(raw + JSB_START, 0);
-	if (!failed) {
-		put_be32(raw + JSB_SEQUENCE, r->st.end_tid + 1);
-		if (r->st.failed_commit)
-			put_be32(raw + JSB_ERRNO, JOURNAL_EINVAL);
-	}
-errno_only:
-	fs_error = get_be32(raw + JSB_ERRNO) != 0;
-	put_be32(raw + JSB_ERRNO, 0);
-	jbd2_super_set_csum(&r->sb, raw);
-	return fs_error;
-}
-
-/*
  * The filesystem superblock, read back after the replay (which may have
  * rewritten it): needs_recovery cleared, "not clean" after a failed
  * recovery, "errors" after a journal error; checksum recomputed.
@@ -885,6 +832,7 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 {
 	struct jsource *jsrc = &r->src;
 	unsigned char *raw = r->jsb_raw;
+	struct jbd2_reset how;
 	int dry, failed, fs_error;
 	errcode_t err;
 
@@ -979,6 +927,10 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 	}
 	r->st.write_blocks += 2;
 	r->st.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	how.had_log = has_log(r);
+	how.replayed = !failed;
+	how.end_tid = r->st.end_tid;
+	how.failed_commit = r->st.failed_commit;
 	if (dry) {
 		/* What the superblock updates would say, on a copy. */
 		unsigned char *copy = malloc(jsrc->blocksize);
@@ -986,11 +938,11 @@ static errcode_t replay(struct recover_struct *r, enum recover_about *what)
 		if (!copy)
 			return ENOMEM;
 		memcpy(copy, raw, jsrc->blocksize);
-		r->st.fs_errors = reset_journal_super(r, copy, failed);
+		r->st.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
 		free(copy);
 		return 0;
 	}
-	fs_error = reset_journal_super(r, raw, failed);
+	fs_error = jbd2_reset_super(&r->sb, raw, &how);
 	r->st.fs_errors = fs_error;
 	/*
 	 * The reset journal is durable before needs_recovery goes: otherwise

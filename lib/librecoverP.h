@@ -36,6 +36,22 @@ errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks,
 uint32_t jbd2_super_csum(const unsigned char *buf);
 void jbd2_super_set_csum(const struct jsuper *sb, unsigned char *buf);
 
+/* What a finished replay tells jbd2_reset_super(). */
+struct jbd2_reset {
+	int		had_log;	/* there was a log: it is emptied */
+	int		replayed;	/* and its replay succeeded */
+	uint32_t	end_tid;	/* the tid after the last one replayed */
+	int		failed_commit;	/* a commit block was corrupt */
+};
+
+/*
+ * Write the end of a replay into buf, the journal superblock sb was
+ * decoded from.  Returns 1 when s_errno was set: the filesystem is then
+ * to be marked as having errors.
+ */
+int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
+		     const struct jbd2_reset *how);
+
 /* One decoded descriptor tag. */
 struct jbd2_tag {
 	uint64_t	blocknr;

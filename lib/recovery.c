@@ -362,11 +362,12 @@ static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
 	s->r->st.failed_at.tid = tid;
 }
 
-static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
+static int scan_commit(struct scan *s, const unsigned char *blk,
+		       const struct jbd2_commit *c, uint32_t at)
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
-	uint64_t commit_time = get_be64(blk + COMMIT_SEC);
+	uint64_t commit_time = c->sec;
 	int bad = 0;
 
 	if (s->need_check_commit_time) {
@@ -380,17 +381,14 @@ static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
 		return 0;
 	}
 	if (sb->csum_v1) {
-		uint32_t found = get_be32(blk + COMMIT_CHKSUM);
-		unsigned int type = blk[COMMIT_CHKSUM_TYPE];
-		unsigned int size = blk[COMMIT_CHKSUM_SIZE];
-
 		if (s->end_set) {
 			failed_commit(s, r->st.end_tid, at);
 			return 0;
 		}
-		if (!((found == s->crc32_sum && type == JBD2_CRC32_CHKSUM &&
-		       size == JBD2_CRC32_CHKSUM_SIZE) ||
-		      (type == 0 && size == 0 && found == 0)))
+		if (!((c->csum == s->crc32_sum &&
+		       c->csum_type == JBD2_CRC32_CHKSUM &&
+		       c->csum_size == JBD2_CRC32_CHKSUM_SIZE) ||
+		      (c->csum_type == 0 && c->csum_size == 0 && c->csum == 0)))
 			bad = 1;
 		else
 			s->crc32_sum = ~0U;
@@ -426,7 +424,7 @@ static int scan_commit(struct scan *s, const unsigned char *blk, uint32_t at)
 	return 1;
 }
 
-static errcode_t emit_commit(struct scan *s, const unsigned char *blk,
+static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
 			     uint32_t at, int replayed)
 {
 	struct recover_struct *r = s->r;
@@ -439,8 +437,8 @@ static errcode_t emit_commit(struct scan *s, const unsigned char *blk,
 	ev.type = RECOVER_EV_COMMIT;
 	ev.tid = s->tid;
 	ev.jblock = at;
-	ev.commit_sec = get_be64(blk + COMMIT_SEC);
-	ev.commit_nsec = get_be32(blk + COMMIT_NSEC);
+	ev.commit_sec = c->sec;
+	ev.commit_nsec = c->nsec;
 	ev.replayed = replayed;
 	return r->event(r->event_data, &ev) ? RECOVER_ET_INTERRUPTED : 0;
 }
@@ -520,12 +518,15 @@ static errcode_t scan_log(struct scan *s)
 				return err;
 			break;
 		case JBD2_COMMIT_BLOCK: {
+			struct jbd2_commit c;
 			int replayed = !s->end_set;
-			int go_on = scan_commit(s, blk, at);
+			int go_on;
 
+			jbd2_decode_commit(blk, &c);
+			go_on = scan_commit(s, blk, &c, at);
 			replayed = replayed && go_on && !s->end_set &&
 				   !r->st.error;
-			err = emit_commit(s, blk, at, replayed);
+			err = emit_commit(s, &c, at, replayed);
 			if (err)
 				return err;
 			if (!go_on)

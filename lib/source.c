@@ -180,24 +180,16 @@ errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
 	return err;
 }
 
-/* Fields of the ext2 superblock of an external journal device. */
-#define JDEV_MAGIC		0x38
-#define JDEV_FEATURE_INCOMPAT	0x60
-
 /* Does block blk of io (in blocksize units) begin a journal superblock? */
 static int jsb_at(io_channel io, unsigned int blocksize, uint64_t blk)
 {
 	unsigned char *buf = malloc(blocksize);
-	uint32_t type;
 	int found = 0;
 
 	if (!buf)
 		return 0;
-	if (!io_channel_read_blk64(io, blk, 1, buf)) {
-		type = get_be32(buf + 4);
-		found = get_be32(buf) == JBD2_MAGIC &&
-			(type == JBD2_SUPERBLOCK_V1 || type == JBD2_SUPERBLOCK_V2);
-	}
+	if (!io_channel_read_blk64(io, blk, 1, buf))
+		found = jbd2_super_version(buf) != 0;
 	free(buf);
 	return found;
 }
@@ -233,8 +225,8 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		err = io_channel_read_blk64(s->io, 1, -SUPERBLOCK_SIZE, sb);
 	if (err && err != EXT2_ET_SHORT_READ)
 		goto fail;
-	ext2_magic = !err && get_le16(sb + JDEV_MAGIC) == EXT2_SUPER_MAGIC;
-	jdev = ext2_magic && (get_le32(sb + JDEV_FEATURE_INCOMPAT) &
+	ext2_magic = !err && get_le16(sb + ES_MAGIC) == EXT2_SUPER_MAGIC;
+	jdev = ext2_magic && (get_le32(sb + ES_FEATURE_INCOMPAT) &
 			      EXT3_FEATURE_INCOMPAT_JOURNAL_DEV);
 	err = io_channel_set_blksize(s->io, blocksize);
 	if (err)
@@ -242,9 +234,9 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 	if (jdev) {
 		s->kind = RECOVER_SRC_DEVICE;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
-		s->blocks = get_le32(sb + 0x04);
-		if (get_le32(sb + 0x60) & EXT4_FEATURE_INCOMPAT_64BIT)
-			s->blocks |= (uint64_t)get_le32(sb + 0x150) << 32;
+		s->blocks = get_le32(sb + ES_BLOCKS_COUNT);
+		if (get_le32(sb + ES_FEATURE_INCOMPAT) & EXT4_FEATURE_INCOMPAT_64BIT)
+			s->blocks |= (uint64_t)get_le32(sb + ES_BLOCKS_COUNT_HI) << 32;
 		return 0;
 	}
 	if (!jsb_at(s->io, blocksize, 0)) {
@@ -279,7 +271,7 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 			    io_manager manager)
 {
 	unsigned char hdr[SUPERBLOCK_SIZE];
-	uint32_t type, bs;
+	uint32_t bs;
 	blk64_t size;
 	errcode_t err;
 
@@ -299,11 +291,10 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 	}
 	if (err)
 		goto fail;
-	type = get_be32(hdr + JBD2_HDR_BLOCKTYPE);
 	bs = get_be32(hdr + JSB_BLOCKSIZE);
-	if (get_be32(hdr + JBD2_HDR_MAGIC) != JBD2_MAGIC ||
-	    (type != JBD2_SUPERBLOCK_V1 && type != JBD2_SUPERBLOCK_V2) ||
-	    bs < 1024 || bs > 65536 || (bs & (bs - 1))) {
+	if (!jbd2_super_version(hdr) ||
+	    bs < EXT2_MIN_BLOCK_SIZE || bs > EXT2_MAX_BLOCK_SIZE ||
+	    (bs & (bs - 1))) {
 		err = RECOVER_ET_NOT_DUMP;
 		goto fail;
 	}

@@ -66,9 +66,8 @@ errcode_t target_write(struct target *t, uint64_t blk, const unsigned char *data
 		t->first = blk;
 	dst = t->buf + (size_t)t->count * t->blocksize;
 	memcpy(dst, data, t->blocksize);
-	/* An escaped block began with the magic, stored zeroed in the log. */
 	if (escape)
-		put_be32(dst, JBD2_MAGIC);
+		jbd2_unescape(dst);
 	t->count++;
 	return 0;
 }

@@ -66,13 +66,6 @@
 #define CTL_FIXCSUM	0x40
 #define CTL_BADSBCSUM	0x80
 
-/* ext4 superblock fields, from the start of the superblock */
-#define ES_WTIME		0x30
-#define ES_FEATURE_INCOMPAT	0x60
-#define ES_KBYTES_WRITTEN	0x178
-#define ES_WTIME_HI		0x274
-#define ES_CHECKSUM		0x3FC
-
 static unsigned char protect[FS_BYTES / FS_BS]; /* in use in the pristine fs */
 static unsigned char *result_a;		/* image after run A */
 static int verbose;			/* FUZZ_VERBOSE: say what each did */

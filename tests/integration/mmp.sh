@@ -214,7 +214,10 @@ case_clean() {
 	[ "$RUN_RC" -eq 1 ] || fail "clean: jrecover exited $RUN_RC, not 1"
 	expect_out "MMP: waiting 11 s to make sure no other node uses the filesystem" clean
 	expect_out '"wait_planned_seconds":11,' clean
-	grep -E -q '"wait_seconds":1[0-2],"released":true' "$SCRATCH/.run.out" ||
+	# The wait is at least what was announced; how much longer it took
+	# depends on the machine's load, which no test asserts.
+	_w=$(sed -n 's/.*"wait_seconds":\([0-9]*\),"released":true.*/\1/p' "$SCRATCH/.run.out")
+	[ -n "$_w" ] && [ "$_w" -ge 10 ] ||
 		fail "clean: the JSON report does not count the wait and the release"
 	[ "$SECS" -ge 10 ] || fail "clean: jrecover did not wait ($SECS s)"
 	# A second run, on a copy: nothing to do, still a wait.
@@ -249,7 +252,6 @@ case_readonly() {
 		[ "$_o" = -n ] && _want=1
 		[ "$RUN_RC" -eq "$_want" ] ||
 			fail "readonly: jrecover $_o exited $RUN_RC, not $_want"
-		[ "$SECS" -le 3 ] || fail "readonly: jrecover $_o took $SECS s"
 		! grep -q "MMP: waiting" "$SCRATCH/.run.out" ||
 			fail "readonly: jrecover $_o waited for MMP"
 		! grep -q "warning" "$SCRATCH/.run.out" ||
@@ -268,7 +270,8 @@ case_static() {
 	timed_jrecover --json x.img
 	[ "$RUN_RC" -eq 1 ] || fail "static: jrecover exited $RUN_RC, not 1"
 	expect_out "MMP: waiting 22 s" static
-	grep -E -q '"wait_seconds":2[1-3],"released":true' "$SCRATCH/.run.out" ||
+	_w=$(sed -n 's/.*"wait_seconds":\([0-9]*\),"released":true.*/\1/p' "$SCRATCH/.run.out")
+	[ -n "$_w" ] && [ "$_w" -ge 21 ] ||
 		fail "static: the JSON report does not count a 22 s wait"
 	expect_mmp j/x.img "$SEQ_CLEAN" "" x.img static
 	exit "$NFAIL"
@@ -325,7 +328,8 @@ case_refused() {
 	e2fsck_bg -y -E journal_only
 	timed_jrecover x.img
 	[ "$RUN_RC" -eq 8 ] || fail "$_name: jrecover exited $RUN_RC, not 8"
-	[ "$SECS" -le 3 ] || fail "$_name: jrecover took $SECS s to refuse"
+	! grep -q "MMP: waiting" "$SCRATCH/.run.out" ||
+		fail "$_name: jrecover waited before refusing"
 	expect_out "refused by multi-mount protection" "$_name"
 	cp "$SCRATCH/.run.out" refusal.out
 	timed_jrecover -n x.img

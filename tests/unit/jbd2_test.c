@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * jbd2_test.c -- unit tests of the journal block decoding (lib/jbd2.c).
+ * jbd2_test.c -- unit tests of the journal format: the decoders and the
+ * superblock reset (lib/jbd2.c, lib/jbd2_fs.h).
  *
  * Superblocks and log blocks are built byte by byte with this file's own
  * big-endian writers, and checksums are computed here from the rules in
@@ -604,6 +605,247 @@ static void test_super_set_csum(void **state)
 	free(sb);
 }
 
+/* ---- jbd2_reset_super ---------------------------------------------------- */
+
+/*
+ * Reset a copy of sb (1024 bytes, in a block of bs bytes filled past them
+ * with 0xA5) as a replay ending with how would.  Returns the block.
+ */
+static unsigned char *reset_copy(const unsigned char *sb, unsigned int bs,
+				 const struct jbd2_reset *how, int *fs_error)
+{
+	unsigned char *b = malloc(bs);
+	struct jsuper js;
+
+	assert_non_null(b);
+	memset(b, 0xA5, bs);
+	memcpy(b, sb, SB_BYTES);
+	assert_int_equal(jbd2_decode_super(b, bs, &js), 0);
+	*fs_error = jbd2_reset_super(&js, b, how);
+	return b;
+}
+
+/* A v2 superblock with these features and a log from start, sealed. */
+static unsigned char *logged_sb(uint32_t incompat, uint32_t start)
+{
+	unsigned char *sb = make_sb(1024, 4, 0, incompat, 8192);
+
+	w32(sb + O_START, start);
+	sb_seal(sb);
+	return sb;
+}
+
+/* A reset block: the log emptied, this s_sequence, no s_errno, sealed. */
+static void assert_emptied(const unsigned char *b, uint32_t sequence)
+{
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(r32(b + O_SEQUENCE), sequence);
+	assert_int_equal(r32(b + O_ERRNO), 0);
+	assert_int_equal(decode((unsigned char *)b, 1024), 0);
+}
+
+/* After a good replay: s_start 0, s_sequence end_tid + 1, sealed again;
+ * nothing else changes, and the result decodes as such. */
+static void test_reset_replayed(void **state)
+{
+	static const uint32_t feats[] = { 0, F_CSUM_V2, F_CSUM_V3 | F_64BIT };
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 0x1240,
+	};
+	size_t f;
+
+	(void)state;
+	for (f = 0; f < 3; f++) {
+		unsigned char *sb = logged_sb(feats[f], 17);
+		unsigned char *b, *want;
+		struct jsuper before, after;
+		int fs_error = -1;
+
+		assert_int_equal(jbd2_decode_super(sb, 1024, &before), 0);
+		b = reset_copy(sb, 1024, &how, &fs_error);
+		assert_int_equal(fs_error, 0);
+
+		want = malloc(SB_BYTES);
+		assert_non_null(want);
+		memcpy(want, sb, SB_BYTES);
+		w32(want + O_START, 0);
+		w32(want + O_SEQUENCE, 0x1241);
+		if (feats[f])
+			sb_seal(want);
+		assert_memory_equal(b, want, SB_BYTES);
+
+		assert_emptied(b, 0x1241);
+		assert_int_equal(jbd2_decode_super(b, 1024, &after), 0);
+		assert_int_equal(after.pub.start, 0);
+		assert_int_equal(after.pub.sequence, 0x1241);
+		assert_int_equal(after.pub.errnum, 0);
+		assert_int_equal(after.pub.maxlen, before.pub.maxlen);
+		assert_int_equal(after.pub.feature_incompat,
+				 before.pub.feature_incompat);
+		assert_memory_equal(after.pub.uuid, before.pub.uuid, 16);
+		free(want);
+		free(b);
+		free(sb);
+	}
+}
+
+/* The tid wraps: s_sequence after tid 0xFFFFFFFF is 0. */
+static void test_reset_sequence_wraps(void **state)
+{
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 0xFFFFFFFFU,
+	};
+	unsigned char *sb = logged_sb(F_CSUM_V3, 1);
+	unsigned char *b;
+	int fs_error;
+
+	(void)state;
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_emptied(b, 0);
+	free(b);
+	free(sb);
+}
+
+/*
+ * A corrupt commit block: s_errno -EINVAL, which the journal check then
+ * hands to the filesystem and clears.  Not after a failed replay: then
+ * s_sequence stays and nothing is said about commits.
+ */
+static void test_reset_failed_commit(void **state)
+{
+	struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 9, .failed_commit = 1,
+	};
+	unsigned char *sb = logged_sb(F_CSUM_V2, 3);
+	unsigned char *b;
+	int fs_error = 0;
+
+	(void)state;
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_int_equal(fs_error, 1);
+	assert_emptied(b, 10);
+	free(b);
+
+	how.replayed = 0;
+	b = reset_copy(sb, 1024, &how, &fs_error);
+	assert_int_equal(fs_error, 0);
+	assert_emptied(b, 0x1234);
+	free(b);
+	free(sb);
+}
+
+/*
+ * What else the reset writes, byte for byte: a failed replay keeps
+ * s_sequence; without a log only s_errno goes; an s_errno already there
+ * (-EIO) is handed on and cleared; with neither the superblock is written
+ * back as it was.
+ */
+static void test_reset_errno(void **state)
+{
+	static const struct {
+		int had_log, replayed;
+		uint32_t start, errnum;
+		int fs_error;
+	} c[] = {
+		{ 1, 0, 40, (uint32_t)-5, 1 },
+		{ 1, 0, 40, 0, 0 },
+		{ 0, 1, 0, (uint32_t)-5, 1 },
+		{ 0, 1, 0, 0, 0 },
+	};
+	unsigned char *want = malloc(SB_BYTES);
+	size_t i;
+
+	(void)state;
+	assert_non_null(want);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct jbd2_reset how = {
+			.had_log = c[i].had_log, .replayed = c[i].replayed,
+			.end_tid = 0x5000,
+		};
+		unsigned char *sb = logged_sb(F_CSUM_V3, c[i].start);
+		unsigned char *b;
+		int fs_error = -1;
+
+		w32(sb + O_ERRNO, c[i].errnum);
+		sb_seal(sb);
+		b = reset_copy(sb, 1024, &how, &fs_error);
+		assert_int_equal(fs_error, c[i].fs_error);
+		memcpy(want, sb, SB_BYTES);
+		w32(want + O_START, 0);
+		w32(want + O_ERRNO, 0);
+		sb_seal(want);
+		assert_memory_equal(b, want, SB_BYTES);
+		if (!c[i].had_log && !c[i].errnum)
+			assert_memory_equal(b, sb, SB_BYTES);
+		free(b);
+		free(sb);
+	}
+	free(want);
+}
+
+/* A v1 superblock with bytes set in what would be v2 fields loses
+ * everything after s_errno, to the end of the block; without them the
+ * block is left alone past s_start and s_sequence. */
+static void test_reset_v1(void **state)
+{
+	const struct jbd2_reset how = {
+		.had_log = 1, .replayed = 1, .end_tid = 77,
+	};
+	static const unsigned int field[] = { O_COMPAT, O_INCOMPAT, O_ROCOMPAT,
+					      O_NR_USERS };
+	unsigned char *sb = make_sb(4096, 3, 0, 0, 8192);
+	unsigned char *b;
+	size_t i, j;
+	int fs_error;
+
+	(void)state;
+	w32(sb + O_START, 2);
+	w32(sb + O_NR_USERS, 0);
+	for (i = 0; i < 4; i++) {
+		w32(sb + field[i], 0x40);
+		b = reset_copy(sb, 4096, &how, &fs_error);
+		assert_int_equal(fs_error, 0);
+		assert_int_equal(r32(b + O_START), 0);
+		assert_int_equal(r32(b + O_SEQUENCE), 78);
+		assert_int_equal(r32(b + O_MAXLEN), 8192);
+		for (j = 36; j < 4096; j++)
+			assert_int_equal(b[j], 0);
+		free(b);
+		w32(sb + field[i], 0);
+	}
+
+	/* No v2 field set: the uuid, the checksum type and the filler
+	 * past the 1024 bytes stay. */
+	b = reset_copy(sb, 4096, &how, &fs_error);
+	assert_int_equal(r32(b + O_START), 0);
+	assert_int_equal(r32(b + O_SEQUENCE), 78);
+	assert_memory_equal(b + O_UUID, test_uuid, 16);
+	assert_memory_equal(b + 36, sb + 36, SB_BYTES - 36);
+	assert_int_equal(b[SB_BYTES], 0xA5);
+	assert_int_equal(b[4095], 0xA5);
+	free(b);
+	free(sb);
+}
+
+/* jbd2_super_version: the magic and one of the two superblock types. */
+static void test_super_version(void **state)
+{
+	unsigned char *sb = make_sb(1024, 4, 0, 0, 8192);
+
+	(void)state;
+	assert_int_equal(jbd2_super_version(sb), 2);
+	w32(sb + O_TYPE, 3);
+	assert_int_equal(jbd2_super_version(sb), 1);
+	w32(sb + O_TYPE, 2);
+	assert_int_equal(jbd2_super_version(sb), 0);
+	w32(sb + O_TYPE, 5);
+	assert_int_equal(jbd2_super_version(sb), 0);
+	w32(sb + O_TYPE, 4);
+	sb[0] ^= 1;
+	assert_int_equal(jbd2_super_version(sb), 0);
+	free(sb);
+}
+
 /* ---- jbd2_check_geometry ------------------------------------------------- */
 
 static errcode_t geometry(uint32_t incompat, uint32_t maxlen, uint32_t first,
@@ -1146,6 +1388,96 @@ static void test_commit_csum(void **state)
 	}
 }
 
+/*
+ * A commit block as bytes: tid 0x89ABCDEF, h_chksum_type 1, h_chksum_size
+ * 4, two bytes of padding, h_chksum[0] 0xDEADBEEF and seven more words,
+ * h_commit_sec 0x0000000165A0BC00, h_commit_nsec 999999999 (0x3B9AC9FF).
+ */
+static const unsigned char commit_bytes[60] = {
+	0xC0, 0x3B, 0x39, 0x98, 0x00, 0x00, 0x00, 0x02,
+	0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x04, 0x5A, 0x5A,
+	0xDE, 0xAD, 0xBE, 0xEF, 0x11, 0x11, 0x11, 0x11,
+	0x22, 0x22, 0x22, 0x22, 0x33, 0x33, 0x33, 0x33,
+	0x44, 0x44, 0x44, 0x44, 0x55, 0x55, 0x55, 0x55,
+	0x66, 0x66, 0x66, 0x66, 0x77, 0x77, 0x77, 0x77,
+	0x00, 0x00, 0x00, 0x01, 0x65, 0xA0, 0xBC, 0x00,
+	0x3B, 0x9A, 0xC9, 0xFF,
+};
+
+static void test_commit_decode_bytes(void **state)
+{
+	unsigned char *b = new_block(1024, 2, 0);
+	struct jbd2_commit c;
+
+	(void)state;
+	memcpy(b, commit_bytes, sizeof(commit_bytes));
+	memset(&c, 0xEE, sizeof(c));
+	jbd2_decode_commit(b, &c);
+	assert_int_equal(c.tid, 0x89ABCDEFU);
+	assert_int_equal(c.csum_type, 1);
+	assert_int_equal(c.csum_size, 4);
+	assert_int_equal(c.csum, 0xDEADBEEFU);
+	assert_true(c.sec == 0x0000000165A0BC00ULL);
+	assert_int_equal(c.nsec, 999999999U);
+
+	/* Padding, the other checksum words and the rest of the block are
+	 * no field. */
+	b[14] = b[15] = 0xFF;
+	memset(b + 20, 0xC3, 28);
+	fill_random(b + 60, 1024 - 60, 8);
+	{
+		struct jbd2_commit d;
+
+		memset(&d, 0, sizeof(d));
+		jbd2_decode_commit(b, &d);
+		assert_int_equal(d.tid, c.tid);
+		assert_int_equal(d.csum_type, c.csum_type);
+		assert_int_equal(d.csum_size, c.csum_size);
+		assert_int_equal(d.csum, c.csum);
+		assert_true(d.sec == c.sec);
+		assert_int_equal(d.nsec, c.nsec);
+	}
+	free(b);
+}
+
+/* Fields written at the offsets doc/jbd2-format.md gives come back. */
+static void test_commit_decode_fields(void **state)
+{
+	static const struct {
+		uint32_t tid;
+		unsigned char type, size;
+		uint32_t csum;
+		uint64_t sec;
+		uint32_t nsec;
+	} v[] = {
+		{ 0, 0, 0, 0, 0, 0 },
+		{ 1, 4, 4, 0x01020304U, 1700000000ULL, 123456789 },
+		{ 0xFFFFFFFFU, 0xFF, 0xFF, 0xFFFFFFFFU, ~0ULL, 0xFFFFFFFFU },
+		{ 0x80000000U, 1, 4, 0x80000001U, 0x8000000000000001ULL, 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		unsigned char *b = new_block(4096, 2, v[i].tid);
+		struct jbd2_commit c;
+
+		b[12] = v[i].type;
+		b[13] = v[i].size;
+		w32(b + 16, v[i].csum);
+		w64(b + 48, v[i].sec);
+		w32(b + 56, v[i].nsec);
+		jbd2_decode_commit(b, &c);
+		assert_int_equal(c.tid, v[i].tid);
+		assert_int_equal(c.csum_type, v[i].type);
+		assert_int_equal(c.csum_size, v[i].size);
+		assert_int_equal(c.csum, v[i].csum);
+		assert_true(c.sec == v[i].sec);
+		assert_int_equal(c.nsec, v[i].nsec);
+		free(b);
+	}
+}
+
 /* Data tag checksum: crc32c(crc32c(seed, be32 tid), block as logged). */
 static uint32_t data_csum(uint32_t tid, const unsigned char *data,
 			  unsigned int bs)
@@ -1378,6 +1710,12 @@ int main(void)
 		cmocka_unit_test(test_super_check_order),
 		cmocka_unit_test(test_super_fast_commit),
 		cmocka_unit_test(test_super_set_csum),
+		cmocka_unit_test(test_reset_replayed),
+		cmocka_unit_test(test_reset_sequence_wraps),
+		cmocka_unit_test(test_reset_failed_commit),
+		cmocka_unit_test(test_reset_errno),
+		cmocka_unit_test(test_reset_v1),
+		cmocka_unit_test(test_super_version),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_geometry_short_dump),
 		cmocka_unit_test(test_tags_plain),
@@ -1391,6 +1729,8 @@ int main(void)
 		cmocka_unit_test(test_block_csum),
 		cmocka_unit_test(test_block_csum_none),
 		cmocka_unit_test(test_commit_csum),
+		cmocka_unit_test(test_commit_decode_bytes),
+		cmocka_unit_test(test_commit_decode_fields),
 		cmocka_unit_test(test_data_csum),
 		cmocka_unit_test(test_revoke_extent),
 		cmocka_unit_test(test_revoke_records),
