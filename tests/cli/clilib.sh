@@ -7,6 +7,7 @@
 #   jr OUT ERR ARGS...    run jrecover with stdout and stderr kept apart
 #   jw IMG [OPTS] < SCRIPT  write a journal with tests/jwrite
 #   jw_two B FEATURES     the two transactions several jwrite scripts start with
+#   jw_badcommit B        a transaction, then one whose commit block is corrupt
 #   need_jq               jq is a test dependency (contrib/install-deps.sh)
 #   jq_is [-s] FILE FILTER WANT WHAT   a jq value must be WANT
 #   jq_true FILE FILTER WHAT      a jq condition must hold
@@ -68,6 +69,21 @@ jw_two() {
 	revoke $(($1 + 1))
 	log $(($1 + 10)) $(($1 + 11))
 	commit time=1700000002
+	EOF
+}
+
+# jw_badcommit B: the jwrite script (64bit, csum3) of a good transaction
+# (T1 logs B) and then one whose commit block has a bad checksum (T2 logs
+# B+1): the log ends at T2, with problems left (exit 4).
+jw_badcommit() {
+	cat <<-EOF
+	features revoke 64bit csum3
+	txn
+	log $1
+	commit
+	txn
+	log $(($1 + 1))
+	commit badcsum
 	EOF
 }
 

@@ -142,15 +142,8 @@ EOF
 example_case badcsum 4 badcsum.img
 
 copy_img base.img badcommit.img
-jw badcommit.img <<EOF
-features revoke 64bit csum3
-txn
-log $B
-commit
-txn
-log $((B + 1))
-commit badcsum
-EOF
+jw_badcommit "$B" > badcommit.jws
+jw badcommit.img < badcommit.jws
 example_case badcommit 4 badcommit.img
 
 copy_img base.img abandon.img

@@ -428,18 +428,11 @@ jq_is -s csum.l.json '.[] | select(.type == "fate" and .fate == "revoked") | "\(
 # --- a corrupt commit block: corrupt_commit, fs_errors --------------------------
 img=commit.img
 mkimg_fmt "$img"
-jw "$img" <<EOF
-features revoke 64bit csum3
-txn
-log $B
-commit
-txn
-log $((B + 1))
-commit badcsum
-txn
-log $((B + 2))
-commit
-EOF
+{
+	jw_badcommit "$B"
+	printf 'txn\nlog %s\ncommit\n' $((B + 2))
+} > commit.jws
+jw "$img" < commit.jws
 J commit.i.json -i "$img"
 jq_is commit.i.json '.log | "\(.end) \(.corrupt_commit.tid) \(.end_tid)"' "commit_checksum 2 2" "corrupt commit -i"
 J commit.r.json "$img"
