@@ -142,10 +142,12 @@ struct recover_options {
 	 */
 	const char	*journal_path;
 	/*
-	 * How to reach the filesystem (and an external journal or dump):
-	 * NULL means unix_io_manager.  undo_io_manager, set up with
-	 * set_undo_io_backing_manager() and set_undo_io_backup_file(), keeps
-	 * an e2undo file of everything overwritten on the filesystem.
+	 * How to reach the filesystem: NULL means unix_io_manager.
+	 * undo_io_manager, set up with set_undo_io_backing_manager() and
+	 * set_undo_io_backup_file(), keeps an e2undo file of everything
+	 * overwritten on the filesystem.  An external journal device and a
+	 * dump (journal_path) are always opened with unix_io_manager, so an
+	 * undo file covers the filesystem device only.
 	 */
 	io_manager	io_manager;
 	recover_progress_fn progress;
@@ -165,6 +167,15 @@ struct recover_options {
 	 * that write the block, up to recover_close().  NULL: not wanted.
 	 */
 	struct recover_mmp *mmp;
+	/*
+	 * How recover_save() writes its new file: the manager's open() is
+	 * given the file's name (created empty, mode 0600) with IO_FLAG_RW.
+	 * NULL means unix_io_manager.  (A test's fault-injecting manager
+	 * goes here; the filesystem's io_manager above is not used, so that
+	 * an undo manager never records the copy.)  The type is io_manager,
+	 * spelt out: in C++ the field above hides that name in the struct.
+	 */
+	struct struct_io_manager *save_io_manager;
 };
 
 /* Where the journal came from. */

@@ -99,7 +99,29 @@ struct jrun {
 };
 
 struct jsource {
-	enum recover_source kind;
+	enum recover_source kind;	/* for the caller (recover_super) */
+	/*
+	 * What the source means for the passes, decided when it is opened,
+	 * so that they ask these rather than the kind:
+	 *   fs_journal  the journal the filesystem itself names (its inode or
+	 *               its external device): its needs_recovery flag and
+	 *               s_errno are about this log, and a log without the
+	 *               flag is not the journal's to replay on its own.  A
+	 *               dump is a copy: its log is replayed whatever the flag
+	 *               says, it must name the filesystem by UUID, and the end
+	 *               of a replay resets the filesystem's own journal only
+	 *               when that one holds the same log;
+	 *   external    an external journal device: an ext2 superblock of its
+	 *               own (ext2_sb) and a list of the filesystems using it;
+	 *   may_end_early  a dump, which may be cut short anywhere: it may
+	 *               hold fewer blocks than its superblock's s_maxlen, and
+	 *               a read past its end returns RECOVER_ET_DUMP_END (where
+	 *               the log is cut), not RECOVER_ET_JOURNAL_SHORT (a
+	 *               journal shorter than its superblock says: a fault).
+	 */
+	int		fs_journal;
+	int		external;
+	int		may_end_early;
 	io_channel	io;		/* device holding the journal */
 	int		own_io;		/* io is ours to close */
 	struct jrun	*runs;		/* journal inode's block map */
@@ -194,6 +216,14 @@ struct recover_struct {
 	struct jsource	own;		/* with a dump: the filesystem's journal */
 	unsigned char	*own_jsb_raw;	/* its superblock, when it holds the
 					 * same log as the dump */
+	/*
+	 * The journal whose superblock the end of a replay resets, decided at
+	 * open: the source itself when it is the filesystem's journal; with a
+	 * dump, the filesystem's own journal when it holds the same log, or
+	 * none (NULL: the filesystem's journal and flags are left alone).
+	 */
+	struct jsource	*reset;
+	unsigned char	*reset_jsb;	/* its superblock block, as read */
 	struct jsuper	sb;
 	int		scanned, replayed;
 	errcode_t	scan_err;	/* a failed scan: returned from then on */
@@ -218,6 +248,31 @@ struct recover_struct {
 /* A library struct out into a caller's that says its size (librecover.c). */
 void recover_copy_out(void *dst, const void *src, size_t lib_size);
 
+/* What the errors of the journal are about: its path, or the filesystem. */
+static inline enum recover_about
+recover_journal_about(const struct recover_struct *r)
+{
+	return r->journal_path ? RECOVER_ABOUT_JOURNAL : RECOVER_ABOUT_FS;
+}
+
+/* ---- the life of a handle (lifecycle.c) ---------------------------------- */
+
+/*
+ * Open what the handle works on: the filesystem on device (mount checks,
+ * then its MMP block), or fs, the caller's (both NULL: a dump on its own);
+ * then the journal, checked, with what its source means for the passes
+ * and which journal superblock a replay resets.  *what says what an error
+ * is about.  recover_close() then releases whatever was opened.
+ */
+errcode_t lifecycle_open(struct recover_struct *r, const char *device,
+			 ext2_filsys fs, enum recover_about *what);
+/* recover_needs_recovery(). */
+int lifecycle_needs_recovery(const struct recover_struct *r);
+/* recover_replay(): the checks, the passes and the ordered end. */
+errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
+/* Close the journals and a filesystem the library opened (MMP released). */
+void lifecycle_close(struct recover_struct *r);
+
 /* A revoke record of the tag's transaction or a later one cancels it. */
 static inline int recovery_revoked(const struct recover_struct *r,
 				   const struct jtag *t)
@@ -232,6 +287,14 @@ errcode_t recovery_scan(struct recover_struct *r);
 /* recover_walk(): what a replay does with each kept tag (plan.c). */
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);
 errcode_t recovery_restore_inode(struct recover_struct *r);
+
+/* ---- the raw copy of the journal (save.c) -------------------------------- */
+
+/* recover_save(): the copy to a new file renamed over path when complete. */
+errcode_t save_path(struct recover_struct *r, const char *path,
+		    enum recover_about *what);
+/* recover_save_fd(). */
+errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what);
 
 /* ---- the fast-commit area (fc.c) ---------------------------------------- */
 

@@ -474,8 +474,7 @@ static errcode_t scan_log(struct scan *s)
 		r->st.end_at.jblock = s->blk;
 		r->st.end_at.tid = s->tid;
 		err = jreader_get(&s->rd, s->blk, &blk);
-		if (err == RECOVER_ET_JOURNAL_SHORT &&
-		    r->src.kind == RECOVER_SRC_DUMP) {
+		if (err == RECOVER_ET_DUMP_END) {
 			truncated(s);
 			return 0;
 		}
@@ -506,8 +505,7 @@ static errcode_t scan_log(struct scan *s)
 			if (s->stop) {
 				r->st.end_at.jblock = s->blk;
 				r->st.end_reason = RECOVER_END_READ;
-				if (s->stop == RECOVER_ET_JOURNAL_SHORT &&
-				    r->src.kind == RECOVER_SRC_DUMP)
+				if (s->stop == RECOVER_ET_DUMP_END)
 					truncated(s);
 				return 0;
 			}

@@ -142,6 +142,7 @@ errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
 
 	memset(s, 0, sizeof(*s));
 	s->kind = RECOVER_SRC_INODE;
+	s->fs_journal = 1;
 	s->io = fs->io;
 	s->blocksize = fs->blocksize;
 	s->ino = ino;
@@ -194,6 +195,37 @@ static int jsb_at(io_channel io, unsigned int blocksize, uint64_t blk)
 	return found;
 }
 
+/* The file or device at path, opened exclusively (flags: IO_FLAG_RW or 0). */
+static errcode_t open_io(struct jsource *s, const char *path,
+			 io_manager manager, int flags)
+{
+	errcode_t err = manager->open(path, flags | IO_FLAG_EXCLUSIVE, &s->io);
+
+	if (err == EBUSY || err == EEXIST)
+		return RECOVER_ET_BUSY;
+	if (!err)
+		s->own_io = 1;
+	return err;
+}
+
+/*
+ * The source at path is a dump, in blocks of s->blocksize: the journal
+ * superblock at block 0, and as many blocks as the file holds, which may
+ * be fewer than the superblock says (a dump cut short).
+ */
+static errcode_t as_dump(struct jsource *s, const char *path)
+{
+	blk64_t size = 0;
+	errcode_t err;
+
+	s->kind = RECOVER_SRC_DUMP;
+	s->may_end_early = 1;
+	s->sb_block = 0;
+	err = ext2fs_get_device_size2(path, s->blocksize, &size);
+	s->blocks = size;
+	return err;
+}
+
 /*
  * An external journal device carries an ext2 superblock with the
  * journal_dev feature; a dump starts with the journal superblock.  A
@@ -208,18 +240,14 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 			    int rw)
 {
 	unsigned char *sb = s->ext2_sb;
-	blk64_t size;
 	int ext2_magic, jdev;
 	errcode_t err;
 
 	memset(s, 0, sizeof(*s));
 	s->blocksize = blocksize;
-	err = manager->open(path, (rw ? IO_FLAG_RW : 0) | IO_FLAG_EXCLUSIVE, &s->io);
-	if (err == EBUSY || err == EEXIST)
-		return RECOVER_ET_BUSY;
+	err = open_io(s, path, manager, rw ? IO_FLAG_RW : 0);
 	if (err)
 		return err;
-	s->own_io = 1;
 	err = io_channel_set_blksize(s->io, SUPERBLOCK_OFFSET);
 	if (!err)
 		err = io_channel_read_blk64(s->io, 1, -SUPERBLOCK_SIZE, sb);
@@ -233,6 +261,8 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		goto fail;
 	if (jdev) {
 		s->kind = RECOVER_SRC_DEVICE;
+		s->fs_journal = 1;
+		s->external = 1;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
 		s->blocks = get_le32(sb + ES_BLOCKS_COUNT);
 		if (get_le32(sb + ES_FEATURE_INCOMPAT) & EXT4_FEATURE_INCOMPAT_64BIT)
@@ -250,12 +280,9 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 			goto fail;
 		}
 	}
-	s->kind = RECOVER_SRC_DUMP;
-	s->sb_block = 0;
-	err = ext2fs_get_device_size2(path, blocksize, &size);
+	err = as_dump(s, path);
 	if (err)
 		goto fail;
-	s->blocks = size;
 	return 0;
 fail:
 	jsource_close(s);
@@ -272,16 +299,12 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 {
 	unsigned char hdr[SUPERBLOCK_SIZE];
 	uint32_t bs;
-	blk64_t size;
 	errcode_t err;
 
 	memset(s, 0, sizeof(*s));
-	err = manager->open(path, IO_FLAG_EXCLUSIVE, &s->io);
-	if (err == EBUSY || err == EEXIST)
-		return RECOVER_ET_BUSY;
+	err = open_io(s, path, manager, 0);
 	if (err)
 		return err;
-	s->own_io = 1;
 	err = io_channel_set_blksize(s->io, SUPERBLOCK_SIZE);
 	if (!err)
 		err = io_channel_read_blk64(s->io, 0, 1, hdr);
@@ -302,12 +325,9 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 	if (err)
 		goto fail;
 	s->blocksize = bs;
-	s->kind = RECOVER_SRC_DUMP;
-	s->sb_block = 0;
-	err = ext2fs_get_device_size2(path, bs, &size);
+	err = as_dump(s, path);
 	if (err)
 		goto fail;
-	s->blocks = size;
 	return 0;
 fail:
 	jsource_close(s);
@@ -321,7 +341,8 @@ static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 	size_t lo = 0, hi = s->nruns;
 
 	if (blk >= s->blocks)
-		return RECOVER_ET_JOURNAL_SHORT;
+		return s->may_end_early ? RECOVER_ET_DUMP_END :
+					  RECOVER_ET_JOURNAL_SHORT;
 	if (s->kind != RECOVER_SRC_INODE) {
 		*pblk = blk;
 		if (*n > s->blocks - blk)

@@ -13,7 +13,9 @@
  *   -F, -f   RECOVER_FL_FULL_REVOKE, RECOVER_FL_FORCE
  *   -j PATH  the journal (external device or dump): recover_options
  *            journal_path
- *   -S FILE  recover_save() to FILE instead of replaying
+ *   -S FILE  recover_save() to FILE instead of replaying; the new file is
+ *            written through the fault-injecting io_manager too
+ *            (recover_options.save_io_manager)
  * A scan stopped by -s must stay stopped: recover_replay() on the same
  * handle must return RECOVER_ET_INTERRUPTED again (exit status 2 if not).
  * The last line of output sums up, for the scripts:
@@ -82,7 +84,7 @@ static const char *code_name(errcode_t err)
 static void usage(void)
 {
 	fputs("usage: crashrun [-m none|eio|drop|exit|power -k K] [-s N] [-t] [-F] "
-	      "[-f] [-j JOURNAL] IMAGE\n", stderr);
+	      "[-f] [-j JOURNAL] [-S FILE] IMAGE\n", stderr);
 	exit(2);
 }
 
@@ -152,6 +154,7 @@ int main(int argc, char **argv)
 
 	fault_set(mode, k);
 	opts.io_manager = fault_io_manager;
+	opts.save_io_manager = fault_io_manager;
 	opts.progress = progress;
 	err = recover_open(argv[optind], &opts, &r);
 	if (err) {

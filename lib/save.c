@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * save.c -- the raw journal copied out (recover_save(), recover_save_fd()):
+ * the journal's blocks in logical order, with their SHA-256.
+ *
+ * A copy to a path is written through an io_channel, like every other
+ * write of the library (libext2fs's unix_io_manager unless
+ * recover_options.save_io_manager names another), onto a new file next
+ * to the path that replaces it only once complete and synced.  A copy to
+ * a file descriptor (a pipe, standard output) is written with write(2):
+ * an io channel writes at block offsets, which a pipe has not.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "librecoverP.h"
+#include "sha256.h"
+
+/* Where the copy goes: a caller's descriptor, or an io channel on a file. */
+struct sink {
+	int		fd;		/* recover_save_fd(), or the new file */
+	io_channel	io;		/* recover_save(): NULL for a descriptor */
+};
+
+/* n blocks from journal block blk; *done says how many bytes went out. */
+static errcode_t sink_write(struct sink *k, uint64_t blk, unsigned int n,
+			    unsigned int bs, const unsigned char *buf,
+			    size_t *done)
+{
+	size_t len = (size_t)n * bs;
+	errcode_t err;
+
+	*done = 0;
+	if (k->io) {
+		err = io_channel_write_blk64(k->io, blk, (int)n, buf);
+		if (!err)
+			*done = len;
+		return err;
+	}
+	while (*done < len) {
+		ssize_t w = write(k->fd, buf + *done, len - *done);
+
+		if (w < 0 && errno != EINTR)
+			return errno;
+		if (w > 0)
+			*done += (size_t)w;
+	}
+	return 0;
+}
+
+/* Everything written is durable: a pipe or a terminal cannot be synced. */
+static errcode_t sink_sync(struct sink *k)
+{
+	struct stat st;
+
+	if (k->io)
+		return io_channel_flush(k->io);
+	if (!fstat(k->fd, &st) && S_ISREG(st.st_mode) && fsync(k->fd))
+		return errno;
+	return 0;
+}
+
+/*
+ * The copy itself, with its SHA-256 computed as it is written.  The
+ * journal's blocks go out in 4 MiB pieces, each followed by a progress
+ * call (where a stop request is noticed).
+ */
+static errcode_t save_to(struct recover_struct *r, struct sink *k,
+			 enum recover_about *what)
+{
+	unsigned int bs = r->src.blocksize;
+	unsigned int chunk = (4U << 20) / bs;
+	unsigned char *buf;
+	struct sha256 sum;
+	uint64_t blk;
+	errcode_t err = 0;
+
+	*what = RECOVER_ABOUT_NONE;
+	r->st.saved_bytes = 0;
+	memset(r->st.saved_sha256, 0, sizeof(r->st.saved_sha256));
+	buf = malloc((size_t)chunk * bs);
+	if (!buf)
+		return ENOMEM;
+	sha256_init(&sum);
+	r->progress_next = 0;
+	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
+		unsigned int n = r->src.blocks - blk < chunk ?
+				 (unsigned int)(r->src.blocks - blk) : chunk;
+		size_t done = 0;
+
+		*what = recover_journal_about(r);
+		err = jsource_read(&r->src, blk, n, buf);
+		if (!err) {
+			*what = RECOVER_ABOUT_SAVE;
+			err = sink_write(k, blk, n, bs, buf, &done);
+		}
+		sha256_update(&sum, buf, done);
+		r->st.saved_bytes += done;
+		if (!err)
+			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
+						r->src.blocks);
+	}
+	sha256_final(&sum, r->st.saved_sha256);
+	if (!err) {
+		*what = RECOVER_ABOUT_SAVE;
+		err = sink_sync(k);
+	}
+	free(buf);
+	return err;
+}
+
+errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what)
+{
+	struct sink k = { .fd = fd };
+
+	return save_to(r, &k, what);
+}
+
+static int same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+
+	if (!path || stat(path, &b))
+		return 0;
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b.st_mode))
+		return a->st_rdev == b.st_rdev;
+	return a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+/*
+ * Where the copy goes: path, or the file a symbolic link at path names.
+ * It must not exist, or be a regular file other than the filesystem and
+ * the journal being read.
+ */
+static errcode_t save_target(struct recover_struct *r, const char *path,
+			     char **target)
+{
+	struct stat st;
+
+	*target = NULL;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return errno;
+		*target = strdup(path);
+		return *target ? 0 : ENOMEM;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		*target = realpath(path, NULL);
+		if (!*target)
+			return errno;
+		if (stat(*target, &st))
+			return errno;
+	} else {
+		*target = strdup(path);
+		if (!*target)
+			return ENOMEM;
+	}
+	if (!S_ISREG(st.st_mode) ||
+	    (r->fs && same_file(&st, r->fs->device_name)) ||
+	    same_file(&st, r->journal_path)) {
+		free(*target);
+		*target = NULL;
+		return RECOVER_ET_SAVE_PATH;
+	}
+	return 0;
+}
+
+/* "DIR/.NAME.XXXXXX" for mkostemp(), next to target. */
+static char *temp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+	const char *name = target + dirlen;
+	char *tmp = malloc(strlen(target) + 9);
+
+	if (tmp)
+		sprintf(tmp, "%.*s.%s.XXXXXX", (int)dirlen, target, name);
+	return tmp;
+}
+
+/* After a rename, the directory entry itself is made durable (as far as
+ * the directory's filesystem can: the copy is complete either way). */
+static void sync_dir(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == target)
+		dir = strdup("/");
+	else
+		dir = strndup(target, (size_t)(slash - target));
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/*
+ * unix_io_manager turns a write that the file takes only in part (a full
+ * filesystem, a file size or quota limit) into EXT2_ET_SHORT_WRITE.  The
+ * rest is written once more through the new file's own descriptor: it
+ * goes through, or the reason it cannot is what the caller is told (as
+ * when the copy was written with write(2)).  Only for a write handed over
+ * whole (data and size are the request's, as unix_io passes them unless it
+ * bounces the write through a buffer of its own, block by block).
+ */
+static errcode_t short_write(io_channel io, unsigned long block, int count,
+			     const void *data, size_t size, int actual,
+			     errcode_t err)
+{
+	const struct sink *k = io->app_data;
+	const unsigned char *p = data;
+	off_t at = (off_t)block * io->block_size;
+	size_t done = actual > 0 ? (size_t)actual : 0;
+	size_t asked = count < 0 ? (size_t)-count :
+				   (size_t)count * (size_t)io->block_size;
+
+	if (err != EXT2_ET_SHORT_WRITE || size != asked || done > size)
+		return err;
+	while (done < size) {
+		ssize_t w = pwrite(k->fd, p + done, size - done,
+				   at + (off_t)done);
+
+		if (w < 0 && errno != EINTR)
+			return errno;
+		if (!w)
+			return err;
+		if (w > 0)
+			done += (size_t)w;
+	}
+	return 0;
+}
+
+/* The copy, through an io channel on the new file tmp (open as fd). */
+static errcode_t save_file(struct recover_struct *r, const char *tmp, int fd,
+			   enum recover_about *what)
+{
+	io_manager manager = r->opts.save_io_manager ?
+			     r->opts.save_io_manager : unix_io_manager;
+	struct sink k = { .fd = fd };
+	errcode_t err, err2;
+
+	*what = RECOVER_ABOUT_SAVE;
+	err = manager->open(tmp, IO_FLAG_RW, &k.io);
+	if (err)
+		return err;
+	k.io->app_data = &k;
+	k.io->write_error = short_write;
+	err = io_channel_set_blksize(k.io, (int)r->src.blocksize);
+	if (!err)
+		err = save_to(r, &k, what);
+	err2 = io_channel_close(k.io);
+	if (!err && err2) {
+		*what = RECOVER_ABOUT_SAVE;
+		err = err2;
+	}
+	return err;
+}
+
+errcode_t save_path(struct recover_struct *r, const char *path,
+		    enum recover_about *what)
+{
+	char *target, *tmp = NULL;
+	errcode_t err;
+	int fd;
+
+	*what = RECOVER_ABOUT_SAVE;
+	err = save_target(r, path, &target);
+	if (err)
+		return err;
+	tmp = temp_name(target);
+	if (!tmp) {
+		err = ENOMEM;
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	err = save_file(r, tmp, fd, what);
+	if (!err)
+		*what = RECOVER_ABOUT_SAVE;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, target))
+		err = errno;
+	if (err)
+		unlink(tmp);
+	else
+		sync_dir(target);
+out:
+	free(tmp);
+	free(target);
+	return err;
+}
