@@ -21,6 +21,10 @@
  * 1%.  The non-hit records cycle through the whole filesystem outside the
  * logged range, so the image needs N more blocks than that range for all the
  * records to name distinct blocks; `mkbench -p` sizes it that way.
+ * With -s S the logged copies cycle through S blocks instead of T * L: -s L
+ * makes a journal that relogs the same L blocks in every transaction (the
+ * bitmaps and inode table blocks of a real journal), the bench's
+ * write-request row.
  */
 #include "config.h"
 
@@ -43,20 +47,23 @@
 #define IMAGE_SLACK	(1u << 15)	/* image blocks for metadata etc. */
 
 static const char usage_text[] =
-"usage: mkbench [-c] [-t T] [-l L] [-H PCT] IMAGE N\n"
-"       mkbench -p [-c] [-t T] [-l L] N\n"
+"usage: mkbench [-c] [-t T] [-l L] [-s S] [-H PCT] IMAGE N\n"
+"       mkbench -p [-c] [-t T] [-l L] [-s S] N\n"
 "  IMAGE  a fresh ext4 image (64bit, 4 KiB blocks) with a journal big\n"
 "         enough (see -p); its journal gets N revoke records\n"
 "  -c     journal checksums v3 (csum3); without -c no journal checksums\n"
 "  -t T   transactions (default N / 8192, at least 1)\n"
 "  -l L   logged blocks per transaction (default 50)\n"
+"  -s S   the logged blocks cycle through S distinct blocks (default\n"
+"         T * L: every logged copy names its own block; S = L: every\n"
+"         transaction relogs the same L blocks)\n"
 "  -H PCT percent of the records revoking earlier-logged blocks (default 1)\n"
 "  -p     print the plan (shell assignments): T, L, the log length, the\n"
 "         journal size and the image size to give mke2fs, then exit\n"
 "Prints one line of shell assignments describing what was written.\n";
 
 struct shape {
-	uint64_t n, t, l;
+	uint64_t n, t, l, span;	/* span 0: T * L */
 	unsigned hit;
 	int csum;
 };
@@ -125,7 +132,8 @@ static void plan(const struct shape *s)
 	 * range, room for mke2fs's "journal at most half the free space"
 	 * rule, and for the inode tables (1/64 of the blocks at 256-byte
 	 * inodes, one per 16 KiB) and the other metadata. */
-	img = s->n + s->t * s->l + 2 * jmib * 256 + IMAGE_SLACK;
+	img = s->n + (s->span ? s->span : s->t * s->l) + 2 * jmib * 256 +
+	      IMAGE_SLACK;
 	img += img / 32;
 	printf("T=%llu L=%llu N=%llu HIT=%u CSUM=%s LOG_BLOCKS=%llu "
 	       "JOURNAL_MIB=%llu IMAGE_MIB=%llu\n",
@@ -265,12 +273,13 @@ int main(int argc, char **argv)
 	int opt, plan_only = 0, have_t = 0;
 	errcode_t e;
 
-	while ((opt = getopt(argc, argv, "hpct:l:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "hpct:l:s:H:")) != -1) {
 		switch (opt) {
 		case 'p': plan_only = 1; break;
 		case 'c': s.csum = 1; break;
 		case 't': s.t = num(optarg, "T"); have_t = 1; break;
 		case 'l': s.l = num(optarg, "L"); break;
+		case 's': s.span = num(optarg, "S"); break;
 		case 'H': s.hit = num(optarg, "percentage"); break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -303,6 +312,8 @@ int main(int argc, char **argv)
 		die("reading the bitmaps: %s", error_message(e));
 	largest_free(fs, &first, &free_len);
 	span = s.t * s.l;
+	if (s.span && s.span < span)
+		span = s.span;
 	if (span > free_len)
 		die("%llu logged blocks do not fit in the largest free extent "
 		    "(%llu blocks): make the image bigger",

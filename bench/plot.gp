@@ -24,7 +24,8 @@ set multiplot layout 1,2 title 'jrecover vs e2fsck -E journal\_only (image in pa
 
 # Columns: see the header of results.dat.  Each format is read through its
 # own filter (sorted by N), so that its points join into one line.
-rows(cs) = sprintf("< awk '!/^#/ && $2 == %d' '%s' | sort -n -k1,1", cs, datafile)
+# the bench shape's rows only (not the LU-14958 or the write-request rows)
+rows(cs) = sprintf("< awk '!/^#/ && $1 != \"w\" && $2 == %d && (NF < 29 || $29 == \"bench\")' '%s' | sort -n -k1,1", cs, datafile)
 v3 = rows(3)
 nc = rows(0)
 done(c) = (column(21) == 0) ? column(c) : NaN

@@ -10,7 +10,13 @@
  * superblock that a replay may set differently: s_wtime, s_wtime_hi,
  * s_kbytes_written and s_checksum.
  *
- * usage: sparsecmp A B       exit 0 same, 1 different, 2 error
+ * With -k JSB (JSB: the byte offset of the journal superblock in the image)
+ * it also skips what a kernel mount and unmount write besides the replay
+ * (bench/run.sh's kernel column): s_mtime and s_mnt_count of the primary
+ * superblock, and the journal superblock's s_head (set on unmount, never by
+ * e2fsck) and s_checksum.
+ *
+ * usage: sparsecmp [-k JSB] A B   exit 0 same, 1 different, 2 error
  *        sparsecmp -r FILE   read the data of FILE once (warm the page
  *                            cache); prints the bytes read
  */
@@ -36,6 +42,16 @@ static const struct { const char *name; off_t off, len; } skip[] = {
 	{ "s_checksum",		1024 + 0x3fc, 4 },
 };
 
+/* With -k: offsets in the primary superblock, or (jsb) in the journal's. */
+static const struct { const char *name; off_t off, len; int jsb; } kskip[] = {
+	{ "s_mtime",		1024 + 0x2c,  4, 0 },
+	{ "s_mnt_count",	1024 + 0x34,  2, 0 },
+	{ "jsb s_head",		0x58,         4, 1 },
+	{ "jsb s_checksum",	0xfc,         4, 1 },
+};
+
+static off_t kernel_jsb = -1;	/* -k: the journal superblock's offset */
+
 static int skipped(off_t pos)
 {
 	size_t i;
@@ -43,6 +59,12 @@ static int skipped(off_t pos)
 	for (i = 0; i < sizeof skip / sizeof skip[0]; i++)
 		if (pos >= skip[i].off && pos < skip[i].off + skip[i].len)
 			return 1;
+	for (i = 0; kernel_jsb >= 0 && i < sizeof kskip / sizeof kskip[0]; i++) {
+		off_t o = kskip[i].off + (kskip[i].jsb ? kernel_jsb : 0);
+
+		if (pos >= o && pos < o + kskip[i].len)
+			return 1;
+	}
 	return 0;
 }
 
@@ -135,8 +157,21 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "-r"))
 		return warm(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "-k")) {
+		char *e;
+
+		errno = 0;
+		kernel_jsb = strtoll(argv[2], &e, 10);
+		if (errno || e == argv[2] || *e || kernel_jsb < 0) {
+			fprintf(stderr, "sparsecmp: bad offset '%s'\n", argv[2]);
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 3) {
-		fputs("usage: sparsecmp A B | sparsecmp -r FILE\n", stderr);
+		fputs("usage: sparsecmp [-k JSB] A B | sparsecmp -r FILE\n",
+		      stderr);
 		return 2;
 	}
 	fa = open(argv[1], O_RDONLY);

@@ -37,6 +37,8 @@
  *      the check failed
  *   8  operational error (the filesystem could not be opened, ...)
  *  16  usage error
+ *  32  the replay was interrupted (the library's RECOVER_OUTCOME_INTERRUPTED;
+ *      not here, as nothing asks it to stop)
  *
  * Build:
  *   cc fsck-example.c $(pkg-config --cflags --libs librecover)
@@ -57,6 +59,7 @@
 #define FSCK_PROBLEMS	4
 #define FSCK_ERROR	8
 #define FSCK_USAGE	16
+#define FSCK_CANCELED	32
 
 static const char *prog = "fsck-example";
 
@@ -72,7 +75,7 @@ static const char *prog = "fsck-example";
 
 /*
  * Replay the journal on fs, which the caller opened read-write.  Returns
- * the fsck status of the replay alone (0, 1, 4 or 8).
+ * the fsck status of the replay alone (0, 1, 4, 8 or 32).
  */
 static int replay(ext2_filsys fs, const char *device,
 		  const struct recover_options *opts)
@@ -87,42 +90,50 @@ static int replay(ext2_filsys fs, const char *device,
 		return FSCK_ERROR;
 	}
 	/*
-	 * recover_needs_recovery() is the cheap question an fsck asks first:
-	 * it reads only the two superblocks.  recover_replay() would also
-	 * return 0 and write nothing on a clean journal; asking first lets
-	 * the tool tell "clean" from "replayed" without looking at counters.
+	 * recover_replay() runs the scan first (recover_scan()).  On a
+	 * journal with nothing to replay it writes nothing and its outcome is
+	 * RECOVER_OUTCOME_CLEAN: there is no need to ask
+	 * recover_needs_recovery() first and work the answer out twice.
 	 */
-	if (!recover_needs_recovery(r)) {
-		recover_close(r);
-		return FSCK_OK;
-	}
-	/* recover_replay() runs the scan first (recover_scan()). */
 	err = recover_replay(r);
 	recover_get_stats(r, &st);
 	recover_close(r);	/* fs stays open: it is the caller's */
-	if (err) {
-		/*
-		 * A log e2fsck would give up on (st.error == err) is left as
-		 * it was unless RECOVER_FL_FORCE asked for e2fsck's reset.
-		 */
+	/*
+	 * A log e2fsck would give up on (st.error == err) is left as it was
+	 * unless RECOVER_FL_FORCE asked for e2fsck's reset.
+	 */
+	if (err)
 		com_err(prog, err, "while replaying the journal of %s", device);
-		return FSCK_ERROR;
-	}
-	printf("%s: %s: %s %llu block(s) from %llu transaction(s)\n", prog,
-	       device, (opts->flags & RECOVER_FL_DRY_RUN) ?
-	       "would replay" : "replayed", st.replayed, st.transactions);
-	/* The library's verdict, which jrecover's exit status follows too; a
-	 * dry run's is what the replay would come to. */
-	if (st.outcome == RECOVER_OUTCOME_PROBLEMS) {
+	if (st.outcome == RECOVER_OUTCOME_RECOVERED ||
+	    st.outcome == RECOVER_OUTCOME_PROBLEMS)
+		printf("%s: %s: %s %llu block(s) from %llu transaction(s)\n",
+		       prog, device, (opts->flags & RECOVER_FL_DRY_RUN) ?
+		       "would replay" : "replayed", st.replayed, st.transactions);
+	if (st.outcome == RECOVER_OUTCOME_PROBLEMS)
 		printf("%s: %s: the replay %s problems: %llu block(s) "
 		       "skipped on bad checksums%s%s\n", prog, device,
 		       (opts->flags & RECOVER_FL_DRY_RUN) ? "would leave" : "left",
 		       st.bad_csum,
 		       st.failed_commit ? ", a corrupt commit block" : "",
 		       st.fs_errors ? ", filesystem marked with errors" : "");
+	/* The status is the library's verdict, which jrecover's follows too;
+	 * a dry run's is what the replay would come to. */
+	switch (st.outcome) {
+	case RECOVER_OUTCOME_CLEAN:
+		return FSCK_OK;
+	case RECOVER_OUTCOME_RECOVERED:
+		return FSCK_CHANGED;
+	case RECOVER_OUTCOME_PROBLEMS:
 		return FSCK_PROBLEMS;
+	case RECOVER_OUTCOME_INTERRUPTED:
+		/* Only with a progress callback that asks to stop, which
+		 * this program does not set. */
+		return FSCK_CANCELED;
+	case RECOVER_OUTCOME_FAILED:
+	case RECOVER_OUTCOME_NONE:
+		break;
 	}
-	return st.outcome == RECOVER_OUTCOME_CLEAN ? FSCK_OK : FSCK_CHANGED;
+	return FSCK_ERROR;
 }
 
 /* ---- step 3: let go of the stale handle -------------------------------- */
@@ -309,7 +320,7 @@ int main(int argc, char **argv)
 	 * A dry run wrote nothing: the journal still needs recovery, so a
 	 * check of the filesystem now would only report that.
 	 */
-	if (status == FSCK_ERROR || (opts.flags & RECOVER_FL_DRY_RUN))
+	if (status >= FSCK_ERROR || (opts.flags & RECOVER_FL_DRY_RUN))
 		return status;
 
 	/* Step 4: reopen and check. */

@@ -42,6 +42,8 @@ TEST_PACKAGES=(
 	uthash-dev
 	# tests/kernel: getfattr and setfattr put xattrs in the trees compared
 	attr
+	# bench/run.sh counts the write requests of jrecover and e2fsck
+	strace
 )
 PACKAGING_PACKAGES=(
 	build-essential dpkg-dev debhelper fakeroot lintian

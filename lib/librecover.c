@@ -295,7 +295,9 @@ errcode_t recover_replay(recover_t r)
 	enum recover_about what;
 	errcode_t err = lifecycle_replay(r, &what);
 
-	if (err != RECOVER_ET_ALREADY_DONE)
+	if (err == RECOVER_ET_INTERRUPTED)
+		r->st.outcome = RECOVER_OUTCOME_INTERRUPTED;
+	else if (err != RECOVER_ET_ALREADY_DONE)
 		r->st.outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
 
 	return about(&r->opts, what, err);

@@ -205,6 +205,17 @@ struct recover_super {
 };
 
 /*
+ * The three feature words of the journal superblock (recover_super's
+ * feature_compat, feature_incompat, feature_ro_compat), numbered as
+ * e2fsprogs's libe2p numbers them (E2P_FEATURE_COMPAT, ...).
+ */
+enum recover_feature_type {
+	RECOVER_FEATURE_COMPAT = 0,
+	RECOVER_FEATURE_INCOMPAT = 1,
+	RECOVER_FEATURE_RO_COMPAT = 2,
+};
+
+/*
  * Why the scan stopped.  The log is valid up to (not including) end_tid.
  */
 enum recover_end {
@@ -222,7 +233,7 @@ enum recover_end {
 /*
  * What recover_replay() came to (recover_stats.outcome); a dry run gives
  * the one its replay would come to.  An fsck's exit status follows from it
- * (jrecover(8): 0, 1, 4; 8 for an error returned).
+ * (jrecover(8): 0, 1, 4; 8 for an error returned, 32 when interrupted).
  */
 enum recover_outcome {
 	RECOVER_OUTCOME_NONE = 0,	/* no replay has run */
@@ -235,6 +246,10 @@ enum recover_outcome {
 					 * a journal error carried into the
 					 * filesystem, a dump cut short */
 	RECOVER_OUTCOME_FAILED,		/* recover_replay() returned an error */
+	RECOVER_OUTCOME_INTERRUPTED,	/* it returned RECOVER_ET_INTERRUPTED:
+					 * stopped at a safe point, the journal
+					 * still needs recovery (jrecover and
+					 * e2fsck exit 32) */
 };
 
 /* Where in the log something was found. */
@@ -601,6 +616,19 @@ const char *recover_version(void);
  * Returns: the name (static storage), or NULL for a code it does not know.
  */
 const char *recover_error_name(errcode_t code);
+
+/*
+ * recover_feature_name - the name of one journal feature bit: mask is the
+ * bit (exactly one), type the word it is in.  The names are the ones
+ * dumpe2fs prints ("journal_checksum_v3" for RECOVER_FEATURE_INCOMPAT,
+ * 0x10), and "journal_fast_commit" for the fast-commit bit, which
+ * e2fsprogs 1.47 does not name.  To name every bit a word has set, call it
+ * for each of its 32 bits and skip the NULLs.
+ * Returns: the name (static storage), or NULL for a bit the library does
+ * not know, a mask that is not a single bit, or an unknown type.
+ */
+const char *recover_feature_name(enum recover_feature_type type,
+				 unsigned int mask);
 
 #ifdef __cplusplus
 }

@@ -20,9 +20,10 @@
  * handle must return RECOVER_ET_INTERRUPTED again (exit status 2 if not).
  * The last line of output sums up, for the scripts:
  *   events=E writes=W flushes=F progress=P hit=0|1 result=NAME
- *   needs_recovery=0|1
+ *   needs_recovery=0|1 outcome=NAME
  * where needs_recovery is what a fresh open of IMAGE says afterwards
- * (recover_needs_recovery()).  Exit status: 0 the replay returned 0,
+ * (recover_needs_recovery()) and outcome the replay's recover_stats.outcome
+ * (none after -S or a failed open).  Exit status: 0 the replay returned 0,
  * 1 it returned an error, 2 usage or setup trouble, 75 (FAULT_EXIT_STATUS)
  * the simulated crash.
  */
@@ -79,6 +80,20 @@ static const char *code_name(errcode_t err)
 		return "RECOVER_ET_INTERRUPTED";
 	snprintf(buf, sizeof(buf), "%ld", (long)err);
 	return buf;
+}
+
+/* recover_stats.outcome, as the summary line names it */
+static const char *outcome_name(enum recover_outcome o)
+{
+	switch (o) {
+	case RECOVER_OUTCOME_NONE: return "none";
+	case RECOVER_OUTCOME_CLEAN: return "clean";
+	case RECOVER_OUTCOME_RECOVERED: return "recovered";
+	case RECOVER_OUTCOME_PROBLEMS: return "problems";
+	case RECOVER_OUTCOME_FAILED: return "failed";
+	case RECOVER_OUTCOME_INTERRUPTED: return "interrupted";
+	}
+	return "?";
 }
 
 static void usage(void)
@@ -202,8 +217,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("events=%lu writes=%lu flushes=%lu progress=%lu hit=%d "
-	       "result=%s needs_recovery=%d\n", fault_events(), fault_writes(),
-	       fault_flushes(), progress_calls, fault_hit(), code_name(err),
-	       still);
+	       "result=%s needs_recovery=%d outcome=%s\n", fault_events(),
+	       fault_writes(), fault_flushes(), progress_calls, fault_hit(),
+	       code_name(err), still, outcome_name(st.outcome));
 	return err ? 1 : 0;
 }

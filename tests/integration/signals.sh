@@ -8,7 +8,8 @@
 # 1. The library, deterministically: tests/crash/crashrun's progress
 #    callback asks to stop at its n-th call, for every n of a replay (and
 #    of one with RECOVER_FL_FULL_REVOKE, which has a REVOKE pass too).
-#    recover_replay() must return RECOVER_ET_INTERRUPTED, the filesystem
+#    recover_replay() must return RECOVER_ET_INTERRUPTED (its outcome
+#    RECOVER_OUTCOME_INTERRUPTED, jrecover's exit 32), the filesystem
 #    must still need recovery (needs_recovery set, the journal's s_start
 #    unchanged), nothing may be written while the scan runs, and jrecover
 #    run afterwards must end with the uninterrupted image.
@@ -84,7 +85,10 @@ for flags in "" -F; do
 	copy_img small.img count.img
 	run "$CRASHRUN" $flags count.img
 	[ "$RUN_RC" -eq 0 ] || die "crashrun $flags exited $RUN_RC"
-	calls=$(crashrun_field progress "$(tail -n 1 "$SCRATCH/.run.out")")
+	sum=$(tail -n 1 "$SCRATCH/.run.out")
+	[ "$(crashrun_field outcome "$sum")" = recovered ] ||
+		die "crashrun $flags: the replay's outcome is $(crashrun_field outcome "$sum"), not recovered"
+	calls=$(crashrun_field progress "$sum")
 	[ "$calls" -gt 3 ] || die "only $calls progress calls"
 	say "crashrun $flags: $calls progress calls"
 	n=1
@@ -96,6 +100,8 @@ for flags in "" -F; do
 		sum=$(tail -n 1 "$SCRATCH/.run.out")
 		[ "$(crashrun_field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
 			fail "stop at call $n$flags: recover_replay returned $(crashrun_field result "$sum")"
+		[ "$(crashrun_field outcome "$sum")" = interrupted ] ||
+			fail "stop at call $n$flags: the replay's outcome is $(crashrun_field outcome "$sum"), not interrupted"
 		[ "$(crashrun_field needs_recovery "$sum")" = 1 ] ||
 			fail "stop at call $n$flags: the journal no longer needs recovery"
 		# Nothing written (the scan writes nothing): the image is as

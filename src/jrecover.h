@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * jrecover.h -- what the files of jrecover share: the run's state (struct
+ * cli), the exit codes and the functions one file calls in another.
+ */
+#ifndef JRECOVER_H
+#define JRECOVER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "librecover.h"
+
+/* Exit codes, fsck style (jrecover(8)). */
+#define EXIT_CLEAN		0
+#define EXIT_RECOVERED		1
+#define EXIT_PROBLEMS		4
+#define EXIT_ERROR		8
+#define EXIT_USAGE		16
+#define EXIT_INTERRUPTED	32
+
+enum progress_style {
+	PROGRESS_NONE,
+	PROGRESS_REDRAW,	/* stderr is a terminal: one line, redrawn */
+	PROGRESS_LINES,		/* -p elsewhere: plain lines, now and then */
+};
+
+enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
+
+struct cli {
+	struct recover_options opts;
+	const char	*device;
+	enum mode	mode;
+	const char	*save_path;
+	int		save_fd;	/* -s -: the journal's way to stdout */
+	const char	*undo_path;
+	char		*undo_target;	/* -z: the file FILE names */
+	char		*undo_tmp;	/* the new undo file, renamed over it */
+	int		undo_existed;
+	int		json;
+	int		quiet;
+	int		verbose;
+	int		progress_asked; /* -p */
+	int		progress_fd;	/* -C FD: e2fsck's machine lines, or -1 */
+	double		last_fd_progress;
+	enum recover_pass fd_pass;
+	enum progress_style progress;	/* on stderr */
+	int		progress_drawn;	/* a redrawn line is on the terminal */
+	double		last_progress;
+	enum recover_pass pass;
+	int		pass_finished;	/* its 100% was shown */
+	double		pass_start;
+	enum recover_about error_about;	/* set by the library on failure */
+	struct recover_mmp mmp;		/* the MMP block, as the library saw it */
+	int		dump_alone;	/* device is a saved journal on its own */
+	int		plan_started;	/* -l: the "Replay plan" header is out */
+};
+
+extern const char *prog;		/* argv[0]'s last component */
+extern volatile sig_atomic_t interrupted; /* SIGINT or SIGTERM came */
+
+/* jrecover.c */
+int exit_status(errcode_t err, const struct recover_stats *st);
+
+/* progress.c */
+double now(void);
+int show_progress(void *data, enum recover_pass pass,
+		  unsigned long long done, unsigned long long total);
+void progress_erase(struct cli *c);
+int stdout_to_file(void);
+
+/* names.c: static buffers, valid until the next call */
+const char *uuid_str(const unsigned char *u);
+void print_features(const struct recover_super *sb, const char *sep,
+		    int quote);
+const char *end_name(enum recover_end e);
+const char *end_reason(enum recover_end e);
+const char *fc_end_name(enum recover_fc_end e);
+const char *fc_end_reason(enum recover_fc_end e);
+const char *fc_state_name(enum recover_fc_state st);
+const char *source_name(enum recover_source s);
+const char *where(const struct recover_where *w);
+const char *utc_time(unsigned long long secs);
+const char *mmp_seq_name(unsigned int seq);
+const char *sha256_hex(const unsigned char *d);
+
+/* json.c */
+void json_strn(const char *str, size_t len);
+void json_str(const char *s);
+void json_where(const char *key, const struct recover_where *w);
+void json_mmp(const struct cli *c);
+void json_fs(const struct cli *c);
+void json_super(const struct recover_super *sb);
+void json_info(const struct cli *c, const struct recover_super *sb,
+	       const struct recover_stats *st);
+void report_json(const struct cli *c, const struct recover_super *sb,
+		 const struct recover_stats *st, double secs, int status);
+
+/* list.c */
+int list_event(void *data, const struct recover_event *ev);
+
+/* fail.c */
+void print_mmp_holder(const struct recover_mmp *m);
+int fail(struct cli *c, errcode_t err, const char *what,
+	 const struct recover_stats *st);
+
+/* report.c */
+void mmp_warn(const struct cli *c);
+void print_info(const struct cli *c, const struct recover_super *sb,
+		const struct recover_stats *st);
+void note_garbage(const struct cli *c, const struct recover_stats *st,
+		  int needs_recovery);
+void report_text(const struct cli *c, const struct recover_super *sb,
+		 const struct recover_stats *st, double secs);
+void report_save(const struct cli *c, const struct recover_super *sb,
+		 const struct recover_stats *st);
+
+/* undo.c */
+int setup_undo(struct cli *c);
+void finish_undo(struct cli *c);
+
+#endif /* JRECOVER_H */

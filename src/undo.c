@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * undo.c -- -z: the e2undo file that saves what a replay overwrites.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <et/com_err.h>
+#include <ext2fs/ext2_io.h>
+
+#include "librecover.h"
+#include "jrecover.h"
+
+/*
+ * -z: every write to the filesystem goes through libext2fs's undo io
+ * manager, which first copies the old contents into the undo file for
+ * e2undo(8).  The undo manager appends to an undo file of the same
+ * filesystem, refuses any other, and writes a header at close even when
+ * nothing was written: so it gets a new, empty file next to FILE, which
+ * replaces FILE only when the run wrote something (finish_undo()).
+ */
+int setup_undo(struct cli *c)
+{
+	const char *slash;
+	struct stat st;
+	errcode_t err;
+	size_t dirlen;
+	int fd;
+
+	if (!lstat(c->undo_path, &st) && S_ISLNK(st.st_mode))
+		c->undo_target = realpath(c->undo_path, NULL);
+	else
+		c->undo_target = strdup(c->undo_path);
+	if (!c->undo_target) {
+		com_err(prog, errno, "while resolving the undo file %s",
+			c->undo_path);
+		return EXIT_ERROR;
+	}
+	c->undo_existed = !stat(c->undo_target, &st);
+	slash = strrchr(c->undo_target, '/');
+	dirlen = slash ? (size_t)(slash - c->undo_target) + 1 : 0;
+	if (asprintf(&c->undo_tmp, "%.*s.%s.XXXXXX", (int)dirlen,
+		     c->undo_target, c->undo_target + dirlen) < 0) {
+		c->undo_tmp = NULL;
+		com_err(prog, ENOMEM, "while setting up the undo file %s",
+			c->undo_path);
+		return EXIT_ERROR;
+	}
+	fd = mkostemp(c->undo_tmp, O_CLOEXEC);
+	if (fd < 0) {
+		com_err(prog, errno, "while creating a new undo file next to %s",
+			c->undo_path);
+		free(c->undo_tmp);
+		c->undo_tmp = NULL;
+		return EXIT_ERROR;
+	}
+	close(fd);
+	err = set_undo_io_backing_manager(unix_io_manager);
+	if (!err)
+		err = set_undo_io_backup_file(c->undo_tmp);
+	if (err) {
+		com_err(prog, err, "while setting up the undo file %s",
+			c->undo_path);
+		unlink(c->undo_tmp);
+		return EXIT_ERROR;
+	}
+	c->opts.io_manager = undo_io_manager;
+	return 0;
+}
+
+/*
+ * Whether the undo manager saved any block: an e2undo file starts with
+ * the magic "E2UNDO02" and the number of keys (little-endian 64 bits),
+ * one key per run of saved blocks.
+ */
+static int undo_has_blocks(const char *path)
+{
+	unsigned char hdr[16];
+	unsigned long long keys = 0;
+	FILE *f = fopen(path, "rb");
+	int i, ok;
+
+	if (!f)
+		return 0;
+	ok = fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) &&
+	     !memcmp(hdr, "E2UNDO02", 8);
+	fclose(f);
+	for (i = 15; ok && i >= 8; i--)
+		keys = keys << 8 | hdr[i];
+	return ok && keys;
+}
+
+/*
+ * After the run: the new undo file replaces FILE when anything was
+ * written, even by a run that failed or was stopped half way (it is then
+ * the only way back); otherwise it goes and FILE is left as it was.
+ */
+void finish_undo(struct cli *c)
+{
+	if (!c->undo_tmp)
+		return;
+	if (!undo_has_blocks(c->undo_tmp)) {
+		unlink(c->undo_tmp);
+		if (c->undo_existed && !c->quiet)
+			fprintf(stderr, "%s: nothing was written: undo file %s "
+				"left as it was\n", prog, c->undo_path);
+		return;
+	}
+	if (c->undo_existed && !c->quiet)
+		fprintf(stderr, "%s: replacing undo file %s\n", prog,
+			c->undo_path);
+	if (rename(c->undo_tmp, c->undo_target)) {
+		com_err(prog, errno, "while renaming the undo file %s to %s",
+			c->undo_tmp, c->undo_path);
+		fprintf(stderr, "%s: e2undo %s %s undoes what this run wrote\n",
+			prog, c->undo_tmp, c->device);
+		return;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "%s: e2undo %s %s undoes what this run wrote\n",
+			prog, c->undo_path, c->device);
+}
