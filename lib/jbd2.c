@@ -235,13 +235,17 @@ int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
 	return stored == (crc & 0xffff);
 }
 
-errcode_t jbd2_revoke_extent(const struct jsuper *sb, const unsigned char *blk,
-			     unsigned int *end)
+errcode_t jbd2_revoke_begin(const struct jsuper *sb, const unsigned char *blk,
+			    struct jbd2_revoke_iter *it)
 {
 	uint32_t count = get_be32(blk + REVOKE_COUNT);
 
+	it->blk = blk;
+	it->off = REVOKE_HDR_SIZE;
+	it->rec = sb->revoke_rec;
+	it->end = 0;
 	if (count > sb->pub.blocksize - sb->tail)
 		return RECOVER_ET_REVOKE_COUNT;
-	*end = count;
+	it->end = count;
 	return 0;
 }

@@ -172,6 +172,38 @@ static inline uint64_t get_be64(const unsigned char *p)
 	return ((uint64_t)get_be32(p) << 32) | get_be32(p + 4);
 }
 
+/*
+ * The records of one revoke block.  r_count is the bytes used, the 16-byte
+ * header included; records are 8 bytes with INCOMPAT_64BIT, else 4, and a
+ * record that does not fit whole before r_count is not one.  Started by
+ * jbd2_revoke_begin() (jbd2.c), which checks r_count against the block.
+ */
+struct jbd2_revoke_iter {
+	const unsigned char *blk;
+	unsigned int	off;		/* the next record */
+	unsigned int	end;		/* r_count, checked */
+	unsigned int	rec;		/* bytes a record: 4 or 8 */
+};
+
+static inline unsigned int jbd2_revoke_count(const struct jbd2_revoke_iter *it)
+{
+	return it->end > REVOKE_HDR_SIZE ?
+	       (it->end - REVOKE_HDR_SIZE) / it->rec : 0;
+}
+
+/* The next record's block number: returns 1, or 0 after the last one. */
+static inline int jbd2_revoke_next(struct jbd2_revoke_iter *it,
+				   uint64_t *blocknr)
+{
+	const unsigned char *p = it->blk + it->off;
+
+	if (it->off + it->rec > it->end)
+		return 0;
+	*blocknr = it->rec == REVOKE_REC64_SIZE ? get_be64(p) : get_be32(p);
+	it->off += it->rec;
+	return 1;
+}
+
 static inline void put_be32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)(v >> 24);

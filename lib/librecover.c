@@ -207,9 +207,8 @@ void recover_close(recover_t r)
 	lifecycle_close(r);
 	free(r->own_jsb_raw);
 	fc_replay_free(r);
-	rtable_free(&r->rt);
+	revoke_free(&r->revoke);
 	free(r->tags);
-	free(r->revoke_at);
 	free(r->jsb_raw);
 	free(r->journal_path);
 	free(r);

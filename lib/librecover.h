@@ -298,7 +298,8 @@ struct recover_stats {
 	unsigned long long bad_csum;	/* copies skipped: data checksum failed */
 	unsigned long long read_bytes;	/* bytes read from the journal */
 	unsigned long long written_bytes; /* bytes written to the filesystem */
-	unsigned long long table_bytes;	/* peak bytes of the revoke table */
+	unsigned long long table_bytes;	/* peak bytes of the revoke table,
+					 * pending records and kept tags */
 	enum recover_end end_reason;
 	struct recover_where end_at;	/* the block where the scan stopped,
 					 * and the tid it expected */
@@ -368,6 +369,14 @@ struct recover_stats {
 	unsigned long long fc_replayed;	/* records replayed (in a dry run:
 					 * that would be) */
 	errcode_t	fc_error;	/* RECOVER_ET_FC_REPLAY: why */
+	/*
+	 * recover_replay() writes each block once, its last copy that holds:
+	 * replayed = copies_written + superseded, the copies a replay in log
+	 * order would write (with RECOVER_FL_DRY_RUN: would be).
+	 */
+	unsigned long long copies_written; /* blocks written, one copy each */
+	unsigned long long superseded;	/* good copies a later good copy of
+					 * the same block makes unneeded */
 };
 
 /*

@@ -72,16 +72,13 @@ int jbd2_commit_csum_ok(const struct jsuper *sb, const unsigned char *blk);
 int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
 		      const unsigned char *data, uint32_t stored);
 
-/* Bytes of a revoke block's records, or RECOVER_ET_REVOKE_COUNT. */
-errcode_t jbd2_revoke_extent(const struct jsuper *sb, const unsigned char *blk,
-			     unsigned int *end);
-
-static inline uint64_t jbd2_revoke_record(const struct jsuper *sb,
-					  const unsigned char *blk,
-					  unsigned int off)
-{
-	return sb->revoke_rec == 8 ? get_be64(blk + off) : get_be32(blk + off);
-}
+/*
+ * Start iterating over a revoke block's records (jbd2_revoke_next() in
+ * jbd2_fs.h).  RECOVER_ET_REVOKE_COUNT when r_count runs past the block (or
+ * into its checksum tail); the iterator then holds no record.
+ */
+errcode_t jbd2_revoke_begin(const struct jsuper *sb, const unsigned char *blk,
+			    struct jbd2_revoke_iter *it);
 
 /* Next log block after blk, wrapping from the log's end back to s_first. */
 static inline uint32_t jbd2_log_next(const struct jsuper *sb, uint32_t blk)
@@ -170,6 +167,15 @@ struct jreader {
 
 errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit);
 errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p);
+/* The same, reading no more than want blocks (at least 1) when blk is not
+ * in the window: for passes that know which blocks they need. */
+errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
+			const unsigned char **p);
+
+static inline int jreader_holds(const struct jreader *r, uint32_t blk)
+{
+	return blk >= r->start && blk < r->start + r->count;
+}
 void jreader_free(struct jreader *r);
 
 /* ---- target: batched writes to the filesystem (target.c) --------------- */
@@ -191,6 +197,49 @@ errcode_t target_write(struct target *t, uint64_t blk, const unsigned char *data
 		       int escape);
 errcode_t target_flush(struct target *t);
 void target_free(struct target *t);
+
+/* ---- the revoke strategy (revoke.c) ------------------------------------ */
+
+/*
+ * Which logged copies revoke records cancel, by one of two strategies
+ * (RECOVER_FL_FULL_REVOKE picks the second); see revoke.c for each one's
+ * memory.  The scan calls revoke_logged() for every tag, revoke_block()
+ * for every revoke block, and revoke_commit() or revoke_drop() at the end
+ * of each transaction; revoke_finish() once the log's end is known;
+ * the replay then asks revoke_cancels().
+ */
+struct revoke {
+	int		full;		/* every record, in a REVOKE pass */
+	struct rtable	rt;		/* block -> highest revoking tid */
+	uint64_t	*pend;		/* default: the records of the
+					 * transaction being scanned */
+	size_t		npend, pend_cap;
+	uint32_t	*at;		/* full: revoke blocks of the
+					 * committed transactions */
+	size_t		nat, at_cap, txn_at;
+	size_t		peak_bytes;	/* of all the above, at most */
+};
+
+struct recover_struct;
+struct jreader;
+
+errcode_t revoke_init(struct revoke *rv, int full);
+/* A tag of transaction tid logs fsblk. */
+errcode_t revoke_logged(struct revoke *rv, uint64_t fsblk, uint32_t tid);
+/* A revoke block at journal block at, its records in it (already checked). */
+errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
+		       uint32_t at);
+/* The transaction tid is committed and replayed, or (drop) it is not. */
+void revoke_commit(struct revoke *rv, uint32_t tid);
+void revoke_drop(struct revoke *rv);
+/* The scan is over: the full strategy's REVOKE pass reads its records. */
+errcode_t revoke_finish(struct recover_struct *r, struct jreader *rd);
+/* Is the copy of fsblk logged at tid cancelled?  *by (if not NULL) gets
+ * the revoking tid. */
+int revoke_cancels(const struct revoke *rv, uint64_t fsblk, uint32_t tid,
+		   uint32_t *by);
+size_t revoke_kept(const struct revoke *rv);
+void revoke_free(struct revoke *rv);
 
 /* ---- recovery (recovery.c) --------------------------------------------- */
 
@@ -233,10 +282,7 @@ struct recover_struct {
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;
-	uint32_t	*revoke_at;	/* RECOVER_FL_FULL_REVOKE: revoke blocks */
-	uint32_t	*revoke_tid;
-	size_t		nrevoke_at, revoke_at_cap;
-	struct rtable	rt;
+	struct revoke	revoke;		/* the revoke strategy (revoke.c) */
 	struct recover_stats st;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
@@ -277,12 +323,19 @@ void lifecycle_close(struct recover_struct *r);
 static inline int recovery_revoked(const struct recover_struct *r,
 				   const struct jtag *t)
 {
-	const uint32_t *v = rtable_find(&r->rt, t->fsblk);
-
-	return v && tid_geq(*v, t->tid);
+	return revoke_cancels(&r->revoke, t->fsblk, t->tid, NULL);
 }
 
 errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);
+/*
+ * The data block of r->tags[i].  When it is not in rd's window, one read
+ * takes it and the wanted copies right after it in the log (the tags k
+ * that follow with state[k] == wanted), so that each copy is read once and
+ * no other block is.
+ */
+errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
+			     size_t i, const unsigned char *state,
+			     unsigned char wanted, const unsigned char **data);
 errcode_t recovery_scan(struct recover_struct *r);
 /* recover_walk(): what a replay does with each kept tag (plan.c). */
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);
@@ -351,6 +404,8 @@ errcode_t fc_replay(struct recover_struct *r);
 errcode_t fc_replay_commit(struct recover_struct *r);
 void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
+/* The REPLAY pass proper: each block's last good copy, once (replay.c). */
+errcode_t replay_blocks(struct recover_struct *r);
 /* Is this logged copy cancelled by a revoke record? */
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);

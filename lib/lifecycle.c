@@ -539,7 +539,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	}
 	r->replayed = 1;
 	failed = r->st.error || r->st.bad_csum;
-	r->st.write_blocks = r->st.replayed;
+	r->st.write_blocks = r->st.copies_written;
 	r->st.write_bytes = r->st.written_bytes;
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {

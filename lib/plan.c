@@ -18,6 +18,8 @@
 
 #include "librecoverP.h"
 
+#define PENDING		0xff	/* a fate still to work out */
+
 static errcode_t emit_fate(struct recover_struct *r, const struct jtag *t,
 			   enum recover_fate fate, uint32_t by_tid,
 			   uint64_t by_jblock)
@@ -59,25 +61,30 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	err = rtable_init(&last, r->ntags);
 	if (err)
 		goto out;
-	/* First the fate of each copy on its own, and the last written. */
+	/*
+	 * First the fate of each copy on its own: what needs no data block,
+	 * then (PENDING: to be read) the data, each copy once.
+	 */
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *t = &r->tags[i];
 
-		if (r->st.error) {
+		if (r->st.error)
 			fate[i] = RECOVER_FATE_NOT_REPLAYED;
-			continue;
-		}
-		if (recovery_revoked(r, t)) {
+		else if (recovery_revoked(r, t))
 			fate[i] = RECOVER_FATE_REVOKED;
-			continue;
-		}
-		if (r->fs && t->fsblk >= end) {
+		else if (r->fs && t->fsblk >= end)
 			fate[i] = RECOVER_FATE_PAST_END;
+		else
+			fate[i] = PENDING;
+	}
+	for (i = 0; i < r->ntags; i++) {
+		const struct jtag *t = &r->tags[i];
+
+		if (fate[i] != PENDING)
 			continue;
-		}
 		/* Read as the replay reads it: an unreadable copy is
 		 * skipped whether or not there is a checksum to check. */
-		if (jreader_get(rd, t->jblk, &data)) {
+		if (recovery_read_copy(r, rd, i, fate, PENDING, &data)) {
 			fate[i] = RECOVER_FATE_UNREADABLE;
 			continue;
 		}
@@ -94,11 +101,12 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	for (i = 0; i < r->ntags && !err; i++) {
 		const struct jtag *t = &r->tags[i], *by;
 		const uint32_t *v;
+		uint32_t by_tid = 0;
 
 		switch (fate[i]) {
 		case RECOVER_FATE_REVOKED:
-			v = rtable_find(&r->rt, t->fsblk);
-			err = emit_fate(r, t, RECOVER_FATE_REVOKED, *v, 0);
+			revoke_cancels(&r->revoke, t->fsblk, t->tid, &by_tid);
+			err = emit_fate(r, t, RECOVER_FATE_REVOKED, by_tid, 0);
 			break;
 		case RECOVER_FATE_WRITTEN:
 			v = rtable_find(&last, t->fsblk);

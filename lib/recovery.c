@@ -2,25 +2,32 @@
 /*
  * recovery.c -- the passes, with the kernel's (and e2fsck's) semantics.
  *
- * SCAN walks the log once from s_start, in large sequential reads: it finds
- * the last transaction with a valid commit block, keeps every tag, and
- * (by default) applies each committed transaction's revoke records as soon
- * as its commit block is seen.  A record can only cancel copies logged at
- * its own tid or earlier, and all of those are known by then, so records
- * naming a block the log never logged are dropped on the spot: the revoke
- * table holds one entry per logged block, whatever the revoke count.
+ * SCAN walks the log once from s_start, reading only what it needs: it finds
+ * the last transaction with a valid commit block, keeps every tag, and hands
+ * every tag and revoke block to the revoke strategy (revoke.c: by default
+ * a table of the logged blocks that each committed transaction's records
+ * update at its commit; with RECOVER_FL_FULL_REVOKE every record, read in
+ * a REVOKE pass of its own once the log's end is known).
  *
- * With RECOVER_FL_FULL_REVOKE a separate REVOKE pass re-reads the revoke
- * blocks of the committed transactions into a table holding every record,
- * presized from the count SCAN saw.
+ * REPLAY (replay.c) writes each block once: its last logged copy that no
+ * revoke record cancels and whose data checksum holds, which is what
+ * writing every such copy in log order (as e2fsck and the kernel do)
+ * leaves; in ascending block order, consecutive blocks in one write.
  *
- * REPLAY writes, in log order, every logged copy whose transaction is
- * replayed, that no revoke record cancels, and whose data checksum holds.
- *
- * Block reads per pass: SCAN reads each descriptor, revoke and commit block
- * once (data blocks only when COMPAT_CHECKSUM needs them, or when they
- * share a read-ahead chunk); REVOKE (full table only) re-reads the revoke
- * blocks; REPLAY reads each replayed data block once.
+ * Journal block reads per run (the journal superblock is read at open):
+ *   SCAN reads each descriptor, revoke and commit block once, and the block
+ *     where the log ends; data blocks only with COMPAT_CHECKSUM, whose sum
+ *     covers them.  Its reads take the blocks up to the next data blocks
+ *     as one request when it can tell where they are (scan_ahead()); a
+ *     guess that runs long reads some data blocks the replay reads again.
+ *   REVOKE (RECOVER_FL_FULL_REVOKE only) reads the revoke blocks again.
+ *   REPLAY reads each copy it needs once, consecutive ones in one request:
+ *     the copy it writes of each block; with data checksums (v2/v3) every
+ *     copy no revoke record cancels, each checksum counting as in e2fsck;
+ *     a copy that fails gives way to the block's copy before it, read
+ *     then, on its own, and not again.
+ *   recover_walk()'s fates (plan.c) read every copy no revoke record
+ *     cancels, once (recovery_read_copy()).
  */
 #include "config.h"
 
@@ -32,16 +39,9 @@
 
 #define PROGRESS_EVERY	64
 
-/* The revoke records of the transaction being scanned, until its commit. */
-struct pending {
-	uint64_t	*blk;
-	size_t		n, cap;
-};
-
 struct scan {
 	struct recover_struct *r;
 	struct jreader	rd;
-	struct pending	pend;
 	uint32_t	blk;		/* next log block */
 	uint32_t	tid;		/* tid expected next */
 	uint32_t	crc32_sum;	/* COMPAT_CHECKSUM, per transaction */
@@ -49,7 +49,6 @@ struct scan {
 	uint64_t	last_commit_time;
 	int		end_set;
 	size_t		txn_tags;	/* tags[] index where this txn starts */
-	size_t		txn_revoke_at;	/* revoke_at[] index, likewise */
 	unsigned long long txn_revoke_records;
 	unsigned long long txn_descriptors;
 	unsigned long long txn_revoke_blocks;
@@ -61,7 +60,31 @@ struct scan {
 	errcode_t	stop;		/* end the scan at this transaction */
 	unsigned char	*desc;		/* copy of the descriptor being summed */
 	unsigned long long log_len;
+	unsigned int	run;		/* blocks of the current header run */
+	unsigned int	last_run;	/* ...and of the previous one */
 };
+
+/*
+ * How many blocks to read from s->blk when it is not in the window.  The
+ * scan needs the descriptor, revoke and commit blocks, not the data blocks
+ * after a descriptor (unless COMPAT_CHECKSUM sums them): a read that runs
+ * past a descriptor reads data blocks the replay reads again.  The blocks
+ * between two descriptors' data (the revoke blocks, a commit, the next
+ * descriptor) form a run; transactions tend to look alike, so a read at
+ * the start of a run takes as many blocks as the previous run had, and a
+ * run that turns out longer doubles the read.
+ */
+static unsigned int scan_ahead(struct scan *s)
+{
+	const struct jreader *rd = &s->rd;
+
+	if (s->r->sb.csum_v1)
+		return rd->cap;
+	if (rd->count && s->blk == rd->start + rd->count)
+		return 2 * rd->count;
+	s->run = 0;
+	return s->last_run ? s->last_run : 1;
+}
 
 /* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
  * and at its end); it may ask to stop.  A multi-mount protection block
@@ -120,20 +143,7 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	t->tid = s->tid;
 	t->csum = tag->csum;
 	t->flags = tag->flags;
-
-	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
-		uint32_t *slot;
-		int added;
-
-		/*
-		 * tid - 1 reads as "no revoke": a record cancels a copy at T
-		 * only when its tid is T or later, and any record that could
-		 * cancel one of this block's copies will raise the value.
-		 */
-		err = rtable_add(&r->rt, tag->blocknr, s->tid - 1, &slot,
-				 &added);
-	}
-	return err;
+	return revoke_logged(&r->revoke, tag->blocknr, s->tid);
 }
 
 static void set_error(struct recover_struct *r, errcode_t err, uint32_t jblk,
@@ -249,14 +259,15 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 {
 	struct recover_struct *r = s->r;
 	const struct jsuper *sb = &r->sb;
-	unsigned int end, nrec, i;
-	uint64_t *p;
+	struct jbd2_revoke_iter it;
+	unsigned int nrec;
+	uint64_t blocknr;
 	errcode_t err;
 
 	s->txn_revoke_blocks++;
 	if (!jbd2_block_csum_ok(sb, blk))
 		bad_block_csum(s, at);
-	err = jbd2_revoke_extent(sb, blk, &end);
+	err = jbd2_revoke_begin(sb, blk, &it);
 	if (err) {
 		/* Only an error if this transaction turns out committed. */
 		if (!s->txn_revoke_err)
@@ -264,66 +275,37 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		s->txn_revoke_err = err;
 		return 0;
 	}
-	nrec = end > REVOKE_HDR_SIZE ? (end - REVOKE_HDR_SIZE) / sb->revoke_rec : 0;
+	nrec = jbd2_revoke_count(&it);
 	s->txn_revoke_records += nrec;
 	if (r->event) {
-		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
-		for (i = 0; !err && i < nrec; i++)
-			err = emit(s, RECOVER_EV_REVOKE, at,
-				   jbd2_revoke_record(sb, blk, REVOKE_HDR_SIZE +
-						      i * sb->revoke_rec), 0, 0);
-		if (err)
-			return err;
-	}
+		struct jbd2_revoke_iter each = it;
 
-	if (r->opts.flags & RECOVER_FL_FULL_REVOKE) {
-		err = recovery_grow((void **)&r->revoke_at, &r->revoke_at_cap,
-				    r->nrevoke_at + 1, sizeof(*r->revoke_at));
+		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
+		while (!err && jbd2_revoke_next(&each, &blocknr))
+			err = emit(s, RECOVER_EV_REVOKE, at, blocknr, 0, 0);
 		if (err)
 			return err;
-		r->revoke_at[r->nrevoke_at++] = at;
-		return 0;
 	}
-	if (!nrec)
-		return 0;
-	err = recovery_grow((void **)&s->pend.blk, &s->pend.cap,
-			    s->pend.n + nrec, sizeof(*s->pend.blk));
-	if (err)
-		return err;
-	p = s->pend.blk + s->pend.n;
-	s->pend.n += nrec;
-	if (sb->revoke_rec == 8)
-		for (i = 0; i < nrec; i++)
-			p[i] = get_be64(blk + REVOKE_HDR_SIZE + 8 * i);
-	else
-		for (i = 0; i < nrec; i++)
-			p[i] = get_be32(blk + REVOKE_HDR_SIZE + 4 * i);
-	return 0;
+	return revoke_block(&r->revoke, &it, at);
 }
 
 /* The transaction s->tid has a good commit block and is replayed. */
 static errcode_t commit_txn(struct scan *s)
 {
 	struct recover_struct *r = s->r;
-	size_t i;
 
 	if (s->txn_revoke_err) {
 		set_error(r, s->txn_revoke_err, s->txn_revoke_err_at, 0, s->tid);
+		revoke_drop(&r->revoke);
 		return 0;
 	}
-	for (i = 0; i < s->pend.n; i++) {
-		uint32_t *v = rtable_find(&r->rt, s->pend.blk[i]);
-
-		if (v && tid_gt(s->tid, *v))
-			*v = s->tid;
-	}
+	revoke_commit(&r->revoke, s->tid);
 	r->st.transactions++;
 	r->st.revoke_records += s->txn_revoke_records;
 	r->st.descriptor_blocks += s->txn_descriptors;
 	r->st.revoke_blocks += s->txn_revoke_blocks;
 	r->st.logged_blocks += r->ntags - s->txn_tags;
 	s->txn_tags = r->ntags;
-	s->txn_revoke_at = r->nrevoke_at;
 	return 0;
 }
 
@@ -331,19 +313,17 @@ static errcode_t commit_txn(struct scan *s)
 static void drop_txn(struct scan *s)
 {
 	s->r->ntags = s->txn_tags;
-	s->r->nrevoke_at = s->txn_revoke_at;
+	revoke_drop(&s->r->revoke);
 }
 
 static void next_txn(struct scan *s)
 {
-	s->pend.n = 0;
 	s->txn_revoke_records = 0;
 	s->txn_descriptors = 0;
 	s->txn_revoke_blocks = 0;
 	s->txn_revoke_err = 0;
 	s->txn_blocks = 0;
 	s->txn_tags = s->r->ntags;
-	s->txn_revoke_at = s->r->nrevoke_at;
 	s->tid++;
 }
 
@@ -473,7 +453,8 @@ static errcode_t scan_log(struct scan *s)
 			return err;
 		r->st.end_at.jblock = s->blk;
 		r->st.end_at.tid = s->tid;
-		err = jreader_get(&s->rd, s->blk, &blk);
+		err = jreader_fetch(&s->rd, s->blk, jreader_holds(&s->rd, s->blk) ?
+				    0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_DUMP_END) {
 			truncated(s);
 			return 0;
@@ -493,6 +474,7 @@ static errcode_t scan_log(struct scan *s)
 			return 0;
 		}
 		at = s->blk;
+		s->run++;
 		s->blk = jbd2_log_next(sb, s->blk);
 		s->txn_blocks++;
 		r->st.log_blocks++;
@@ -502,6 +484,9 @@ static errcode_t scan_log(struct scan *s)
 			err = scan_descriptor(s, blk, at);
 			if (err)
 				return err;
+			/* Data blocks follow: the run ends here. */
+			if (s->blk != jbd2_log_next(sb, at))
+				s->last_run = s->run;
 			if (s->stop) {
 				r->st.end_at.jblock = s->blk;
 				r->st.end_reason = RECOVER_END_READ;
@@ -546,42 +531,6 @@ static errcode_t scan_log(struct scan *s)
 	}
 }
 
-/* The REVOKE pass of RECOVER_FL_FULL_REVOKE: every record into the table. */
-static errcode_t revoke_pass(struct recover_struct *r, struct jreader *rd)
-{
-	const struct jsuper *sb = &r->sb;
-	const unsigned char *blk;
-	unsigned int off, end;
-	size_t i;
-	errcode_t err;
-
-	r->progress_next = 0;
-	rtable_free(&r->rt);
-	err = rtable_init(&r->rt, r->st.revoke_records);
-	if (err)
-		return err;
-	for (i = 0; i < r->nrevoke_at; i++) {
-		err = recovery_progress(r, RECOVER_PASS_REVOKE, i + 1,
-					r->nrevoke_at);
-		if (err)
-			return err;
-		err = jreader_get(rd, r->revoke_at[i], &blk);
-		if (err)
-			return err;
-		err = jbd2_revoke_extent(sb, blk, &end);
-		if (err)
-			return err;
-		for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
-		     off += sb->revoke_rec) {
-			err = rtable_revoke(&r->rt, jbd2_revoke_record(sb, blk, off),
-					    get_be32(blk + JBD2_HDR_SEQUENCE));
-			if (err)
-				return err;
-		}
-	}
-	return 0;
-}
-
 errcode_t recovery_scan(struct recover_struct *r)
 {
 	struct scan s;
@@ -600,11 +549,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.crc32_sum = ~0U;
 	s.log_len = r->sb.last - r->sb.pub.first;
 	r->progress_next = 0;
-	if (!(r->opts.flags & RECOVER_FL_FULL_REVOKE)) {
-		err = rtable_use_filter(&r->rt);
-		if (err)
-			return err;
-	}
+	err = revoke_init(&r->revoke,
+			  !!(r->opts.flags & RECOVER_FL_FULL_REVOKE));
+	if (err)
+		return err;
 	s.desc = malloc(r->sb.pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
@@ -625,8 +573,8 @@ errcode_t recovery_scan(struct recover_struct *r)
 	err = fc_scan_area(r);
 	if (err)
 		goto out;
-	if (!r->st.error && (r->opts.flags & RECOVER_FL_FULL_REVOKE))
-		err = revoke_pass(r, &s.rd);
+	if (!r->st.error)
+		err = revoke_finish(r, &s.rd);
 	/* recover_walk(): the fates, once final, then the end. */
 	if (!err)
 		err = recovery_plan(r, &s.rd);
@@ -642,14 +590,29 @@ errcode_t recovery_scan(struct recover_struct *r)
 		if (r->event(r->event_data, &ev))
 			err = RECOVER_ET_INTERRUPTED;
 	}
-	r->st.revoke_kept = rtable_count(&r->rt);
-	r->st.table_bytes = rtable_bytes(&r->rt);
+	r->st.revoke_kept = revoke_kept(&r->revoke);
+	r->st.table_bytes = r->revoke.peak_bytes +
+			    r->tags_cap * sizeof(*r->tags);
 	r->scanned = 1;
 out:
-	free(s.pend.blk);
 	free(s.desc);
 	jreader_free(&s.rd);
 	return err;
+}
+
+errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
+			     size_t i, const unsigned char *state,
+			     unsigned char wanted, const unsigned char **data)
+{
+	const struct jtag *t = r->tags;
+	unsigned int n = 1;
+	size_t k;
+
+	if (!jreader_holds(rd, t[i].jblk))
+		for (k = i + 1; k < r->ntags && n < rd->cap && state[k] == wanted &&
+		     t[k].jblk == t[i].jblk + n; k++)
+			n++;
+	return jreader_fetch(rd, t[i].jblk, n, data);
 }
 
 /* Tags naming a block past the filesystem's end are refused up front. */
@@ -672,11 +635,6 @@ static errcode_t check_tags(struct recover_struct *r)
 
 errcode_t recovery_replay(struct recover_struct *r)
 {
-	const struct jsuper *sb = &r->sb;
-	const unsigned char *data;
-	struct jreader rd;
-	struct target t;
-	size_t i;
 	errcode_t err;
 
 	err = check_tags(r);
@@ -688,51 +646,7 @@ errcode_t recovery_replay(struct recover_struct *r)
 		if (err)
 			return err;
 	}
-	r->progress_next = 0;
-	err = jreader_init(&rd, &r->src, sb->last);
-	if (err)
-		return err;
-	err = target_init(&t, r->fs->io, sb->pub.blocksize,
-			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
-	if (err)
-		goto out;
-	for (i = 0; i < r->ntags; i++) {
-		const struct jtag *tag = &r->tags[i];
-
-		err = recovery_progress(r, RECOVER_PASS_REPLAY, i + 1, r->ntags);
-		if (err)
-			goto out;
-		if (recovery_revoked(r, tag)) {
-			r->st.revoked++;
-			continue;
-		}
-		err = jreader_get(&rd, tag->jblk, &data);
-		if (err) {
-			/* As the kernel does: go on, report at the end. */
-			if (!r->st.error)
-				set_error(r, RECOVER_ET_LOG_IO, tag->jblk,
-					  tag->fsblk, tag->tid);
-			continue;
-		}
-		if (!jbd2_data_csum_ok(sb, tag->tid, data, tag->csum)) {
-			if (!r->st.bad_csum++) {
-				r->st.bad_csum_at.jblock = tag->jblk;
-				r->st.bad_csum_at.fsblock = tag->fsblk;
-				r->st.bad_csum_at.tid = tag->tid;
-			}
-			continue;
-		}
-		err = target_write(&t, tag->fsblk, data,
-				   tag->flags & JBD2_FLAG_ESCAPE);
-		if (err)
-			goto out;
-		r->st.replayed++;
-	}
-	err = target_flush(&t);
-out:
-	r->st.written_bytes = t.written_bytes;
+	err = replay_blocks(r);
 	r->st.read_bytes = r->src.read_bytes;
-	target_free(&t);
-	jreader_free(&rd);
 	return err;
 }

@@ -426,11 +426,17 @@ errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit)
 
 errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p)
 {
+	return jreader_fetch(r, blk, r->cap, p);
+}
+
+errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
+			const unsigned char **p)
+{
 	unsigned int n;
 	errcode_t err;
 
-	if (blk < r->start || blk >= r->start + r->count) {
-		n = r->cap;
+	if (!jreader_holds(r, blk)) {
+		n = want < 1 ? 1 : want > r->cap ? r->cap : want;
 		if (blk >= r->limit)
 			return RECOVER_ET_JOURNAL_SHORT;
 		if (n > r->limit - blk)

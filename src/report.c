@@ -163,6 +163,12 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		       "the dump holds the filesystem's current journal: that "
 		       "journal was reset and needs_recovery cleared" :
 		       "the filesystem's own journal and flags were left as they are");
+	if (st->superseded)
+		printf("%s: %s: each block %s once: %llu cop%s written, %llu "
+		       "superseded by a later copy of the same block\n", prog,
+		       c->device, dry ? "would be written" : "written",
+		       st->copies_written, st->copies_written == 1 ? "y" : "ies",
+		       st->superseded);
 	if (st->bad_csum)
 		printf("%s: %llu logged block%s skipped on bad data checksums, "
 		       "the first at %s\n", prog, st->bad_csum,

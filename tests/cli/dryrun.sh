@@ -15,8 +15,9 @@
 #    leaves problems; -i exits 0), and writes nothing: the image's sha256
 #    is unchanged after -n, -n -v, -n --json and -i;
 #  - -n's "would write N blocks (M bytes)" and --json's write_blocks and
-#    write_bytes are what the replay then reports it wrote: the replayed
-#    blocks plus the journal superblock and the filesystem superblock.
+#    write_bytes are what the replay then reports it wrote: each replayed
+#    block once (its copy -l calls "written"), plus the journal superblock
+#    and the filesystem superblock; copies_written + superseded = replayed.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -46,7 +47,9 @@ dry_case() {
 	jr "$d_n.n.txt" "$d_n.n.err" -n "$d_img"
 	[ "$RUN_RC" -eq "$d_rc" ] || fail "$d_n: -n exited $RUN_RC, not $d_rc"
 	d_bs=$(img_bs "$d_img")
-	d_w=$(($(echo "$d_want" | cut -d' ' -f1) + 2))
+	d_cw=$("$JRECOVER" -l --json "$d_img" |
+		jq -s '[.[] | select(.type == "fate" and .fate == "written")] | length')
+	d_w=$((d_cw + 2))
 	grep -q "would write $d_w blocks ($((d_w * d_bs)) bytes), superblocks included; needs_recovery is set" "$d_n.n.txt" ||
 		fail "$d_n: -n does not say it would write $d_w blocks"
 	d_dry=$(text_numbers "$d_n.n.txt")
@@ -58,6 +61,8 @@ dry_case() {
 		"$d_rc true $d_w $((d_w * d_bs))" "$d_n: -n --json"
 	d_jdry=$(jq -r '"\(.replayed) \(.log.transactions) \(.log.first_tid)-\(.log.end_tid - 1) \(.revoked) \(.bad_checksum)"' "$d_n.n.json")
 	[ "$d_jdry" = "$d_want" ] || fail "$d_n: -n --json says '$d_jdry', the journal calls for '$d_want'"
+	jq_is "$d_n.n.json" '"\(.copies_written) \(.copies_written + .superseded)"' \
+		"$d_cw $(echo "$d_want" | cut -d' ' -f1)" "$d_n: -n --json copies"
 	[ "$(sha256_of "$d_img")" = "$d_sum" ] || fail "$d_n: -i or -n changed the image"
 
 	copy_img "$d_img" "$d_n.text.img"

@@ -59,7 +59,7 @@ def fc_end_names: ["no_head", "head_tid", "tail", "bad_tag", "features",
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
 	"journal", "log", "replayed", "revoked", "bad_checksum", "fs_errors",
 	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes",
-	"mmp"];
+	"copies_written", "superseded", "mmp"];
 def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
 	"journal", "log", "mmp"];
@@ -331,9 +331,12 @@ for fmt in 4k-64-v3 1k-32-none; do
 	J "n-$fmt.json" -n "$img"
 	[ "$RUN_RC" -eq 1 ] || fail "std-$fmt: -n --json exited $RUN_RC, not 1 (as the replay)"
 	jq_is "n-$fmt.json" .needs_recovery true "std-$fmt -n"
-	# 10 replayed blocks, the journal superblock and the superblock's block
+	# 10 replayed copies, of which A2's from T1 is superseded by T3's:
+	# 9 blocks written once, the journal superblock and the superblock's
 	jq_is "n-$fmt.json" '"\(.write_blocks) \(.write_bytes)"' \
-		"12 $((12 * $(img_bs "$img")))" "std-$fmt -n: what would be written"
+		"11 $((11 * $(img_bs "$img")))" "std-$fmt -n: what would be written"
+	jq_is "n-$fmt.json" '"\(.replayed) \(.copies_written) \(.superseded)"' \
+		"10 9 1" "std-$fmt -n: copies written and superseded"
 	journal_matches "n-$fmt.json" "$img"
 	J "l-$fmt.json" -l "$img"
 	J "s-$fmt.json" -s "s-$fmt.journal" "$img"

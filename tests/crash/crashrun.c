@@ -3,19 +3,25 @@
  * crashrun -- replay a journal through the fault-injecting io_manager
  * (faultio.c), for tests/crash/crash.sh and tests/integration/signals.sh.
  *
- * usage: crashrun [-m MODE -k K] [-s N] [-t] [-F] [-f] [-j JOURNAL]
- *                 [-S FILE] IMAGE
+ * usage: crashrun [-m MODE -k K] [-s N] [-t] [-F] [-f] [-n] [-j JOURNAL]
+ *                 [-S FILE] [-r OFF:LEN:UNIT]... IMAGE
  *   -m MODE  none (count only, the default), eio, drop, exit or power: what
  *            happens at the write or flush after the K-th (faultio.h)
  *   -k K     the number of writes and flushes that are carried out
  *   -s N     the progress callback asks to stop at its N-th call
  *   -t       print every write and flush as it is asked for
  *   -F, -f   RECOVER_FL_FULL_REVOKE, RECOVER_FL_FORCE
+ *   -n       RECOVER_FL_DRY_RUN
  *   -j PATH  the journal (external device or dump): recover_options
  *            journal_path
  *   -S FILE  recover_save() to FILE instead of replaying; the new file is
  *            written through the fault-injecting io_manager too
  *            (recover_options.save_io_manager)
+ *   -r OFF:LEN:UNIT  count the reads of bytes [OFF, OFF + LEN) of IMAGE
+ *            (e.g. an extent of the journal; repeatable, up to 16 ranges
+ *            of one UNIT), and before the last line print
+ *            reads: requests=Q bytes=B units=U reread=R
+ *            (units of UNIT bytes read at least once / more than once)
  * A scan stopped by -s must stay stopped: recover_replay() on the same
  * handle must return RECOVER_ET_INTERRUPTED again (exit status 2 if not).
  * The last line of output sums up, for the scripts:
@@ -99,7 +105,7 @@ static const char *outcome_name(enum recover_outcome o)
 static void usage(void)
 {
 	fputs("usage: crashrun [-m none|eio|drop|exit|power -k K] [-s N] [-t] [-F] "
-	      "[-f] [-j JOURNAL] [-S FILE] IMAGE\n", stderr);
+	      "[-f] [-n] [-j JOURNAL] [-S FILE] [-r OFF:LEN:UNIT] IMAGE\n", stderr);
 	exit(2);
 }
 
@@ -113,13 +119,14 @@ int main(int argc, char **argv)
 	errcode_t err;
 	int ch, still = -1;
 	const char *save = NULL;
+	int watch = 0;
 	char *end;
 
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 	memset(&opts, 0, sizeof(opts));
 	opts.size = sizeof(opts);
-	while ((ch = getopt(argc, argv, "m:k:s:tFfj:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "m:k:s:tFfnj:S:r:")) != -1) {
 		switch (ch) {
 		case 'm':
 			if (!strcmp(optarg, "none"))
@@ -154,12 +161,26 @@ int main(int argc, char **argv)
 		case 'f':
 			opts.flags |= RECOVER_FL_FORCE;
 			break;
+		case 'n':
+			opts.flags |= RECOVER_FL_DRY_RUN;
+			break;
 		case 'j':
 			opts.journal_path = optarg;
 			break;
 		case 'S':
 			save = optarg;
 			break;
+		case 'r': {
+			unsigned long long off, len;
+			unsigned int unit;
+
+			if (sscanf(optarg, "%llu:%llu:%u", &off, &len,
+				   &unit) != 3 ||
+			    fault_watch_reads(off, len, unit))
+				usage();
+			watch = 1;
+			break;
+		}
 		default:
 			usage();
 		}
@@ -215,6 +236,13 @@ int main(int argc, char **argv)
 			still = recover_needs_recovery(again);
 			recover_close(again);
 		}
+	}
+	if (watch) {
+		struct fault_reads fr;
+
+		fault_read_stats(&fr);
+		printf("reads: requests=%llu bytes=%llu units=%llu reread=%llu\n",
+		       fr.requests, fr.bytes, fr.units, fr.reread);
 	}
 	printf("events=%lu writes=%lu flushes=%lu progress=%lu hit=%d "
 	       "result=%s needs_recovery=%d outcome=%s\n", fault_events(),

@@ -2,7 +2,8 @@
 /*
  * faultio.c -- the fault-injecting io_manager (see faultio.h).
  *
- * Each channel wraps a unix_io channel.  Reads pass straight through;
+ * Each channel wraps a unix_io channel.  Reads pass straight through (and
+ * may be counted, fault_watch_reads());
  * writes, flushes (and discard/zeroout, which change data too) are events,
  * numbered from 1 across every channel the manager opened.  Events up to k
  * are carried out; what happens from event k + 1 on depends on the mode.
@@ -48,6 +49,72 @@ static struct {
 	int		hit;
 	void		(*trace)(unsigned long, const struct fault_event *);
 } fault;
+
+#define WATCH_MAX	16
+
+/* Byte ranges whose reads are counted (fault_watch_reads()). */
+static struct {
+	struct {
+		unsigned long long off, len;
+		unsigned char	*seen;	/* reads per unit, up to 255 */
+	} r[WATCH_MAX];
+	unsigned int	n, unit;
+	unsigned long long requests, bytes;
+} watch;
+
+int fault_watch_reads(unsigned long long off, unsigned long long len,
+		      unsigned int unit)
+{
+	if (!unit || !len || len % unit || off % unit || watch.n == WATCH_MAX ||
+	    (watch.unit && watch.unit != unit))
+		return EINVAL;
+	watch.r[watch.n].seen = calloc(len / unit, 1);
+	if (!watch.r[watch.n].seen)
+		return ENOMEM;
+	watch.r[watch.n].off = off;
+	watch.r[watch.n].len = len;
+	watch.n++;
+	watch.unit = unit;
+	return 0;
+}
+
+void fault_read_stats(struct fault_reads *st)
+{
+	unsigned long long i;
+	unsigned int k;
+
+	memset(st, 0, sizeof(*st));
+	st->requests = watch.requests;
+	st->bytes = watch.bytes;
+	for (k = 0; k < watch.n; k++)
+		for (i = 0; i < watch.r[k].len / watch.unit; i++) {
+			st->units += watch.r[k].seen[i] > 0;
+			st->reread += watch.r[k].seen[i] > 1;
+		}
+}
+
+static void watch_read(unsigned long long off, unsigned long long len)
+{
+	unsigned long long lo, hi, u;
+	unsigned int k;
+	int counted = 0;
+
+	for (k = 0; k < watch.n; k++) {
+		unsigned long long wo = watch.r[k].off, we = wo + watch.r[k].len;
+
+		if (off >= we || off + len <= wo)
+			continue;
+		lo = off > wo ? off : wo;
+		hi = off + len < we ? off + len : we;
+		watch.requests += !counted;
+		counted = 1;
+		watch.bytes += hi - lo;
+		for (u = (lo - wo) / watch.unit;
+		     u < (hi - wo + watch.unit - 1) / watch.unit; u++)
+			if (watch.r[k].seen[u] < 255)
+				watch.r[k].seen[u]++;
+	}
+}
 
 void fault_set(enum fault_mode mode, unsigned long k)
 {
@@ -278,6 +345,8 @@ static errcode_t f_read_blk64(io_channel io, unsigned long long block,
 {
 	errcode_t err = io_channel_read_blk64(INNER(io), block, count, data);
 
+	watch_read(block * io->block_size, count < 0 ? (unsigned long long)-count :
+		   (unsigned long long)count * io->block_size);
 	if (!err && held.n)
 		overlay(io, block, count, data);
 	return err;

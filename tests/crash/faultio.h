@@ -48,6 +48,21 @@ unsigned long fault_writes(void);
 unsigned long fault_flushes(void);
 /* Whether the fault has happened. */
 int fault_hit(void);
+/*
+ * Count the reads asked for within bytes [off, off + len) of every channel,
+ * in units of unit bytes (a unit is counted once per request touching it);
+ * called again, adds a range (up to 16, all with the same unit).
+ */
+int fault_watch_reads(unsigned long long off, unsigned long long len,
+		      unsigned int unit);
+struct fault_reads {
+	unsigned long long requests;	/* read requests touching the range */
+	unsigned long long bytes;	/* of them, bytes inside the range */
+	unsigned long long units;	/* units read at least once */
+	unsigned long long reread;	/* units read more than once */
+};
+void fault_read_stats(struct fault_reads *st);
+
 /* Called with each event before it is carried out (NULL: none). */
 void fault_set_trace(void (*fn)(unsigned long n, const struct fault_event *e));
 

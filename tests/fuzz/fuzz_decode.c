@@ -73,7 +73,9 @@ static void build_super(unsigned char *jsb, unsigned int bs, const uint8_t *f)
 
 static void check_block(const struct jsuper *sb, const unsigned char *blk)
 {
-	unsigned int bs = sb->pub.blocksize, pos = 0, n = 0, end, off;
+	unsigned int bs = sb->pub.blocksize, pos = 0, n = 0;
+	struct jbd2_revoke_iter rit;
+	uint64_t blocknr;
 	struct jbd2_tag tag;
 	volatile uint64_t sink = 0;
 
@@ -89,12 +91,18 @@ static void check_block(const struct jsuper *sb, const unsigned char *blk)
 	}
 	sink += jbd2_block_csum_ok(sb, blk);
 	sink += jbd2_commit_csum_ok(sb, blk);
-	if (!jbd2_revoke_extent(sb, blk, &end)) {
-		FUZZ_CHECK(end <= bs, "revoke extent %u in a %u-byte block",
-			   end, bs);
-		for (off = REVOKE_HDR_SIZE; off + sb->revoke_rec <= end;
-		     off += sb->revoke_rec)
-			sink += jbd2_revoke_record(sb, blk, off);
+	if (!jbd2_revoke_begin(sb, blk, &rit)) {
+		FUZZ_CHECK(rit.end <= bs, "revoke extent %u in a %u-byte block",
+			   rit.end, bs);
+		n = 0;
+		while (jbd2_revoke_next(&rit, &blocknr)) {
+			FUZZ_CHECK(rit.off <= rit.end, "revoke record past %u",
+				   rit.end);
+			sink += blocknr;
+			n++;
+		}
+		FUZZ_CHECK(n == jbd2_revoke_count(&rit), "%u revoke records, "
+			   "counted %u", n, jbd2_revoke_count(&rit));
 	}
 	(void)sink;
 }

@@ -15,7 +15,7 @@
 #                      revoke blocks) including them, T3 logs 5 of them again
 #   revoke-unlogged    revokes of blocks that are never logged
 # in a 4 KiB 64-bit CSUM_V3 journal and a 1 KiB 32-bit one without
-# checksums.
+# checksums; then failed data checksums on relogged blocks (below).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
@@ -99,6 +99,62 @@ for fmt in 4k-64-v3 1k-32-none; do
 	oracle_compare "$img"
 	oracle_block "$img" "$3" u1.bin 0
 	oracle_block "$img" "$4" u1.bin 1
+done
+
+# jrecover writes each block once, its last copy whose checksum holds;
+# e2fsck writes every copy in log order, skipping those that fail.  With a
+# failed checksum on the last copy (or on several) both must leave the
+# copy before it, and both count every failed copy:
+#   bad-last    B logged in T1..T3, T3's copy fails: B from T2
+#   bad-middle  T2's fails: B from T3
+#   bad-tail2   T2's and T3's fail: B from T1
+#   bad-all     every copy fails: B as it was
+# C, logged beside B in each, replays from T3 throughout.
+set_format 4k-64-v3
+for bad in last middle tail2 all; do
+	img=bad-$bad.img
+	# shellcheck disable=SC2086
+	mkimg "$img" 16M $FMT_MKFS
+	# shellcheck disable=SC2046
+	set -- $(free_blocks "$img" 2)
+	b1= b2= b3=
+	case $bad in
+	last) b3=badcsum ;;
+	middle) b2=badcsum ;;
+	tail2) b2=badcsum b3=badcsum ;;
+	all) b1=badcsum b2=badcsum b3=badcsum ;;
+	esac
+	"$JWRITE" "$img" <<EOF || die "jwrite failed"
+features revoke 64bit csum3
+txn
+log $1 fill=0x11 $b1
+log $2 fill=0x12
+commit
+txn
+log $1 fill=0x21 $b2
+log $2 fill=0x22
+commit
+txn
+log $1 fill=0x31 $b3
+log $2 fill=0x32
+commit
+EOF
+	oracle_compare -e 4 "$img"
+	case $bad in
+	last) want=21 ;;
+	middle) want=31 ;;
+	tail2) want=11 ;;
+	all) want= ;;
+	esac
+	got=$(getblk "${img%.img}.e2fsck.img" "$1" | od -An -tx1 -N1 | tr -d ' ')
+	if [ -n "$want" ]; then
+		[ "$got" = "$want" ] ||
+			fail "$img: e2fsck left block $1 starting $got, not $want: fix the test"
+	else
+		oracle_block "$img" "$1" old
+	fi
+	got=$(getblk "${img%.img}.e2fsck.img" "$2" | od -An -tx1 -N1 | tr -d ' ')
+	[ "$got" = 32 ] || fail "$img: e2fsck left block $2 starting $got, not 32"
 done
 
 end_test

@@ -1557,30 +1557,44 @@ static void test_revoke_extent(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		unsigned int bs = cases[i].bs, max = cases[i].max, end;
+		unsigned int bs = cases[i].bs, max = cases[i].max;
 		unsigned char *b = new_block(bs, 5, 1);
+		struct jbd2_revoke_iter it;
 		struct jsuper js;
+		uint64_t blk;
 
 		decode_ok(&js, bs, cases[i].incompat);
 		w32(b + 12, max);
-		end = 1;
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end), 0);
-		assert_int_equal(end, max);
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it), 0);
+		assert_int_equal(it.end, max);
+		assert_int_equal(jbd2_revoke_count(&it),
+				 (max - 16) / js.revoke_rec);
 		w32(b + 12, max + 1);
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end),
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it),
 				 RECOVER_ET_REVOKE_COUNT);
+		assert_int_equal(jbd2_revoke_count(&it), 0);
+		assert_int_equal(jbd2_revoke_next(&it, &blk), 0);
 		w32(b + 12, 16);
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end), 0);
-		assert_int_equal(end, 16);
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it), 0);
+		assert_int_equal(it.end, 16);
+		assert_int_equal(jbd2_revoke_next(&it, &blk), 0);
 		w32(b + 12, 0);
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end), 0);
-		assert_int_equal(end, 0);
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it), 0);
+		assert_int_equal(it.end, 0);
+		assert_int_equal(jbd2_revoke_count(&it), 0);
+		assert_int_equal(jbd2_revoke_next(&it, &blk), 0);
 		w32(b + 12, 0xFFFFFFFFU);
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end),
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it),
 				 RECOVER_ET_REVOKE_COUNT);
 		w32(b + 12, 0x00010000U | max);	/* a high byte set */
-		assert_int_equal(jbd2_revoke_extent(&js, b, &end),
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it),
 				 RECOVER_ET_REVOKE_COUNT);
+		/* A record cut by r_count is not one. */
+		w32(b + 12, 16 + js.revoke_rec + 1);
+		assert_int_equal(jbd2_revoke_begin(&js, b, &it), 0);
+		assert_int_equal(jbd2_revoke_count(&it), 1);
+		assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+		assert_int_equal(jbd2_revoke_next(&it, &blk), 0);
 		free(b);
 	}
 }
@@ -1588,8 +1602,10 @@ static void test_revoke_extent(void **state)
 static void test_revoke_records(void **state)
 {
 	struct jsuper js32, js64;
+	struct jbd2_revoke_iter it;
 	unsigned char *b;
-	unsigned int end, off;
+	unsigned int off;
+	uint64_t blk;
 	size_t n;
 
 	(void)state;
@@ -1600,16 +1616,18 @@ static void test_revoke_records(void **state)
 	for (off = 16, n = 0; off + 8 <= 4092; off += 8, n++)
 		w64(b + off, 0x0102030405060708ULL * (n + 1));
 	w32(b + 12, 4092);
-	assert_int_equal(jbd2_revoke_extent(&js64, b, &end), 0);
-	for (off = 16, n = 0; off + js64.revoke_rec <= end;
-	     off += js64.revoke_rec, n++)
-		assert_int_equal(jbd2_revoke_record(&js64, b, off),
-				 0x0102030405060708ULL * (n + 1));
+	assert_int_equal(jbd2_revoke_begin(&js64, b, &it), 0);
+	assert_int_equal(jbd2_revoke_count(&it), 509);
+	for (n = 0; jbd2_revoke_next(&it, &blk); n++)
+		assert_int_equal(blk, 0x0102030405060708ULL * (n + 1));
 	assert_int_equal(n, 509);
 	w64(b + 16, 0xFFFFFFFFFFFFFFFFULL);
-	assert_int_equal(jbd2_revoke_record(&js64, b, 16), UINT64_MAX);
 	w64(b + 24, 0x00000001FFFFFFFEULL);
-	assert_int_equal(jbd2_revoke_record(&js64, b, 24), 0x1FFFFFFFEULL);
+	assert_int_equal(jbd2_revoke_begin(&js64, b, &it), 0);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+	assert_int_equal(blk, UINT64_MAX);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+	assert_int_equal(blk, 0x1FFFFFFFEULL);
 	free(b);
 
 	/* 4-byte records: only 4 bytes are read. */
@@ -1619,18 +1637,23 @@ static void test_revoke_records(void **state)
 	w32(b + 16, 0xDEADBEEFU);
 	w32(b + 20, 0x00000001U);
 	w32(b + 24, 0xFFFFFFFFU);
-	assert_int_equal(jbd2_revoke_record(&js32, b, 16), 0xDEADBEEFU);
-	assert_int_equal(jbd2_revoke_record(&js32, b, 20), 1);
-	assert_int_equal(jbd2_revoke_record(&js32, b, 24), 0xFFFFFFFFU);
+	w32(b + 12, 28);
+	assert_int_equal(jbd2_revoke_begin(&js32, b, &it), 0);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+	assert_int_equal(blk, 0xDEADBEEFU);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+	assert_int_equal(blk, 1);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 1);
+	assert_int_equal(blk, 0xFFFFFFFFU);
+	assert_int_equal(jbd2_revoke_next(&it, &blk), 0);
 	/* The last record of a full 1 KiB block without a tail. */
 	w32(b + 1020, 0x0A0B0C0DU);
 	w32(b + 12, 1024);
-	assert_int_equal(jbd2_revoke_extent(&js32, b, &end), 0);
-	for (off = 16, n = 0; off + js32.revoke_rec <= end;
-	     off += js32.revoke_rec)
-		n++;
+	assert_int_equal(jbd2_revoke_begin(&js32, b, &it), 0);
+	for (n = 0; jbd2_revoke_next(&it, &blk); n++)
+		;
 	assert_int_equal(n, 252);
-	assert_int_equal(jbd2_revoke_record(&js32, b, 1020), 0x0A0B0C0DU);
+	assert_int_equal(blk, 0x0A0B0C0DU);
 	free(b);
 }
 

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * replay.c -- the REPLAY pass: each filesystem block written once.
+ *
+ * e2fsck and the kernel write, in log order, every logged copy that no
+ * revoke record cancels and whose data checksum holds (a copy whose
+ * checksum fails is skipped and counted, and the replay then reports an
+ * error); a block logged in many transactions is written as many times,
+ * and what it holds afterwards is its last good copy.  This pass writes
+ * only that copy, for each block, in ascending block order, so that
+ * consecutive blocks go out as one large write (target.c):
+ *   1. the copies no revoke record cancels are the candidates; the last
+ *      candidate of each block is its copy to write, unless it fails;
+ *   2. the blocks, in ascending order, a write buffer's worth at a time:
+ *      their copies are read (sorted by journal block, consecutive ones in
+ *      one request) and checked; a copy that cannot be read or fails its
+ *      checksum gives way to the block's candidate before it, and so on;
+ *      what holds is written;
+ *   3. with data checksums (csum v2/v3) every other candidate is read once,
+ *      in log order, only to check its checksum: e2fsck counts each copy
+ *      that fails, and any such copy changes what it leaves in the
+ *      superblock.  Without data checksums they are not read at all, so
+ *      a superseded copy that could not have been read goes unnoticed
+ *      (e2fsck would have reported the read error).
+ * The counters come out as the log-order replay's: replayed (the copies
+ * it writes) = copies_written + superseded, bad_csum and bad_csum_at, and
+ * the first unreadable copy in log order.  Nothing here touches the
+ * journal: recover_replay() resets it only after these writes are flushed,
+ * so an interrupted replay is replayed again whole.
+ *
+ * Memory: per logged copy, a state byte and the index of the block's
+ * previous candidate (4 bytes); per logged block, a table slot (12 bytes at
+ * load <= 3/4) and an entry of the sorted list (16 bytes); a write
+ * buffer's worth (1 MiB) of read buffer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "librecoverP.h"
+
+#define NONE		UINT32_MAX
+
+/* What the pass knows of each copy. */
+enum {
+	C_REVOKED = 1,		/* a revoke record cancels it */
+	C_CAND,			/* a candidate not read (yet) */
+	C_GOOD,			/* read, checksum holds */
+	C_BAD,			/* read, checksum fails */
+	C_UNREAD,		/* could not be read */
+};
+
+/* A block to write and the copy chosen for it. */
+struct wblock {
+	uint64_t	fsblk;
+	uint32_t	tag;
+};
+
+/* A copy to read in a batch: which block of the batch wants it. */
+struct want {
+	uint32_t	jblk;
+	uint32_t	slot;		/* index in the batch */
+};
+
+struct replay {
+	struct recover_struct *r;
+	unsigned char	*state;		/* C_* per tag */
+	uint32_t	*prev;		/* previous candidate of the same block */
+	struct wblock	*blocks;	/* ascending block numbers */
+	size_t		nblocks;
+	struct want	*wants;
+	unsigned char	*buf;		/* a batch's data, in jblk order */
+	unsigned char	*ok;		/* ...and which of it was read */
+	const unsigned char **src;	/* each block's data, or NULL */
+	unsigned int	batch;		/* blocks per batch */
+	unsigned long long done;	/* copies settled, for the progress */
+	unsigned long long written;
+	int		counted;	/* count() was called */
+	int		check_all;	/* data checksums: read every copy */
+};
+
+static int by_fsblk(const void *a, const void *b)
+{
+	const struct wblock *x = a, *y = b;
+
+	return x->fsblk < y->fsblk ? -1 : x->fsblk > y->fsblk;
+}
+
+static int by_jblk(const void *a, const void *b)
+{
+	const struct want *x = a, *y = b;
+
+	return x->jblk < y->jblk ? -1 : x->jblk > y->jblk;
+}
+
+/* Tell the caller how far the pass is: copies settled, of all tags. */
+static errcode_t step(struct replay *p)
+{
+	return recovery_progress(p->r, RECOVER_PASS_REPLAY, p->done,
+				 p->r->ntags);
+}
+
+/* The candidates, each block's last one, and the links between them. */
+static errcode_t classify(struct replay *p)
+{
+	struct recover_struct *r = p->r;
+	struct rtable last;
+	uint32_t *slot;
+	size_t i;
+	int added;
+	errcode_t err;
+
+	memset(&last, 0, sizeof(last));
+	err = rtable_init(&last, r->ntags);
+	if (err)
+		return err;
+	for (i = 0; i < r->ntags; i++) {
+		const struct jtag *t = &r->tags[i];
+
+		p->prev[i] = NONE;
+		if (recovery_revoked(r, t)) {
+			p->state[i] = C_REVOKED;
+			r->st.revoked++;
+			p->done++;
+			err = step(p);
+			if (err)
+				goto out;
+			continue;
+		}
+		p->state[i] = C_CAND;
+		err = rtable_add(&last, t->fsblk, (uint32_t)i, &slot, &added);
+		if (err)
+			goto out;
+		if (!added) {
+			p->prev[i] = *slot;
+			*slot = (uint32_t)i;
+		} else {
+			p->nblocks++;
+		}
+	}
+	p->blocks = malloc((p->nblocks ? p->nblocks : 1) * sizeof(*p->blocks));
+	if (!p->blocks) {
+		err = ENOMEM;
+		goto out;
+	}
+	p->nblocks = 0;
+	for (i = 0; i < r->ntags; i++)
+		if (p->state[i] == C_CAND &&
+		    *rtable_find(&last, r->tags[i].fsblk) == i) {
+			p->blocks[p->nblocks].fsblk = r->tags[i].fsblk;
+			p->blocks[p->nblocks++].tag = (uint32_t)i;
+		}
+	qsort(p->blocks, p->nblocks, sizeof(*p->blocks), by_fsblk);
+out:
+	rtable_free(&last);
+	return err;
+}
+
+/* Check a copy just read (data NULL: it could not be read). */
+static int settle(struct replay *p, uint32_t i, const unsigned char *data)
+{
+	const struct jtag *t = &p->r->tags[i];
+
+	p->done++;
+	if (!data)
+		p->state[i] = C_UNREAD;
+	else if (jbd2_data_csum_ok(&p->r->sb, t->tid, data, t->csum))
+		p->state[i] = C_GOOD;
+	else
+		p->state[i] = C_BAD;
+	return p->state[i] == C_GOOD;
+}
+
+/* Read journal blocks [jblk, jblk + n) into dst; on an error, block by block,
+ * marking in ok[] which ones came. */
+static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
+		     unsigned char *dst, unsigned char *ok)
+{
+	unsigned int bs = p->r->sb.pub.blocksize, k;
+
+	if (!jsource_read(&p->r->src, jblk, n, dst)) {
+		memset(ok, 1, n);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		ok[k] = !jsource_read(&p->r->src, jblk + k, 1,
+				      dst + (size_t)k * bs);
+}
+
+/* Blocks [first, first + n) of p->blocks: read, check, fall back, write. */
+static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
+			     unsigned int n)
+{
+	struct recover_struct *r = p->r;
+	unsigned int bs = r->sb.pub.blocksize, k, run;
+	errcode_t err;
+
+	for (k = 0; k < n; k++) {
+		p->wants[k].jblk = r->tags[p->blocks[first + k].tag].jblk;
+		p->wants[k].slot = k;
+	}
+	qsort(p->wants, n, sizeof(*p->wants), by_jblk);
+	/* Data lands in jblk order; src[] says where each block's is. */
+	for (k = 0; k < n; k += run) {
+		for (run = 1; k + run < n && run < n &&
+		     p->wants[k + run].jblk == p->wants[k].jblk + run; run++)
+			;
+		read_run(p, p->wants[k].jblk, run, p->buf + (size_t)k * bs,
+			 p->ok + k);
+	}
+	for (k = 0; k < n; k++)
+		p->src[p->wants[k].slot] = p->ok[k] ? p->buf + (size_t)k * bs :
+				       NULL;
+	for (k = 0; k < n; k++) {
+		uint32_t i = p->blocks[first + k].tag;
+		const unsigned char *data = p->src[k];
+
+		/* Fall back to earlier copies, read one by one (rare: only
+		 * a failed checksum or read gets here). */
+		while (!settle(p, i, data)) {
+			i = p->prev[i];
+			if (i == NONE)
+				break;
+			/* The spare block past the batch's data. */
+			data = p->buf + (size_t)n * bs;
+			if (jsource_read(&r->src, r->tags[i].jblk, 1,
+					 p->buf + (size_t)n * bs))
+				data = NULL;
+		}
+		if (i != NONE) {
+			err = target_write(tg, r->tags[i].fsblk, data,
+					   r->tags[i].flags & JBD2_FLAG_ESCAPE);
+			if (err)
+				return err;
+			p->written++;
+			/* Without data checksums the copies before it are
+			 * settled too: superseded, never read. */
+			if (!p->check_all)
+				for (i = p->prev[i]; i != NONE; i = p->prev[i])
+					p->done++;
+		}
+		err = step(p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* With data checksums: every candidate not read yet, in log order. */
+static errcode_t check_rest(struct replay *p)
+{
+	struct recover_struct *r = p->r;
+	const unsigned char *data;
+	struct jreader rd;
+	size_t i;
+	errcode_t err;
+
+	err = jreader_init(&rd, &r->src, r->sb.last);
+	if (err)
+		return err;
+	for (i = 0; i < r->ntags; i++) {
+		if (p->state[i] != C_CAND)
+			continue;
+		settle(p, (uint32_t)i,
+		       recovery_read_copy(r, &rd, i, p->state, C_CAND, &data) ?
+		       NULL : data);
+		err = step(p);
+		if (err)
+			break;
+	}
+	jreader_free(&rd);
+	return err;
+}
+
+/*
+ * The log-order replay's counters, from the state of each copy; a replay
+ * that stopped half way (final 0) counts only the copies it settled.
+ */
+static void count(struct replay *p, int final)
+{
+	struct recover_struct *r = p->r;
+	unsigned long long good = 0;
+	size_t i;
+
+	for (i = 0; i < r->ntags; i++) {
+		const struct jtag *t = &r->tags[i];
+
+		switch (p->state[i]) {
+		case C_CAND:	/* not read: no checksum to check */
+			if (!final)
+				break;
+			/* fall through */
+		case C_GOOD:
+			good++;
+			break;
+		case C_BAD:
+			if (!r->st.bad_csum++) {
+				r->st.bad_csum_at.jblock = t->jblk;
+				r->st.bad_csum_at.fsblock = t->fsblk;
+				r->st.bad_csum_at.tid = t->tid;
+			}
+			break;
+		case C_UNREAD:
+			/* As the kernel does: go on, report at the end. */
+			if (!r->st.error) {
+				r->st.error = RECOVER_ET_LOG_IO;
+				r->st.error_at.jblock = t->jblk;
+				r->st.error_at.fsblock = t->fsblk;
+				r->st.error_at.tid = t->tid;
+			}
+			break;
+		}
+	}
+	r->st.replayed += good;
+	r->st.copies_written += p->written;
+	r->st.superseded += good > p->written ? good - p->written : 0;
+}
+
+errcode_t replay_blocks(struct recover_struct *r)
+{
+	const struct jsuper *sb = &r->sb;
+	struct replay p;
+	struct target tg;
+	size_t k;
+	unsigned int n;
+	errcode_t err;
+
+	memset(&p, 0, sizeof(p));
+	memset(&tg, 0, sizeof(tg));
+	p.r = r;
+	p.check_all = sb->csum_v2 || sb->csum_v3;
+	r->progress_next = 0;
+	p.state = malloc(r->ntags ? r->ntags : 1);
+	p.prev = malloc((r->ntags ? r->ntags : 1) * sizeof(*p.prev));
+	err = target_init(&tg, r->fs->io, sb->pub.blocksize,
+			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
+	if (!err && (!p.state || !p.prev))
+		err = ENOMEM;
+	if (err)
+		goto out;
+	err = classify(&p);
+	if (err)
+		goto out;
+	p.batch = tg.cap;
+	p.wants = malloc(p.batch * sizeof(*p.wants));
+	p.ok = malloc(p.batch);
+	p.src = malloc(p.batch * sizeof(*p.src));
+	/* One block more: where a fallback copy is read. */
+	p.buf = malloc(((size_t)p.batch + 1) * sb->pub.blocksize);
+	if (!p.wants || !p.ok || !p.src || !p.buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < p.nblocks; k += n) {
+		n = p.nblocks - k < p.batch ? (unsigned int)(p.nblocks - k) :
+		    p.batch;
+		err = write_batch(&p, &tg, k, n);
+		if (err)
+			goto out;
+	}
+	if (p.check_all) {
+		err = check_rest(&p);
+		if (err)
+			goto out;
+	}
+	count(&p, 1);
+	p.counted = 1;
+	err = target_flush(&tg);
+	if (!err)
+		err = recovery_progress(r, RECOVER_PASS_REPLAY, r->ntags,
+					r->ntags);
+out:
+	if (!p.counted && p.state && p.blocks)
+		count(&p, 0);
+	r->st.written_bytes = tg.written_bytes;
+	target_free(&tg);
+	free(p.state);
+	free(p.prev);
+	free(p.blocks);
+	free(p.wants);
+	free(p.ok);
+	free(p.src);
+	free(p.buf);
+	return err;
+}
