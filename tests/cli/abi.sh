@@ -7,7 +7,7 @@
 # here, not in a caller's link.  Every exported function is also declared in
 # the public header and named in librecover(3).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 SO=$top_builddir/lib/.libs/librecover.so
 [ -f "$SO" ] || skip "no shared library built (configure --disable-shared?)"

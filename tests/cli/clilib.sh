@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # clilib.sh --- helpers shared by tests/cli/*.sh, sourced after
-# tests/integration/lib.sh (whose harness they use: SCRATCH, run, fail,
+# tests/lib/lib.sh (whose harness they use: SCRATCH, run, fail,
 # end_test, mkimg, std_workload, ...).
 #
 #   jr OUT ERR ARGS...    run jrecover with stdout and stderr kept apart
 #   jw IMG [OPTS] < SCRIPT  write a journal with tests/jwrite
+#   jw_two B FEATURES     the two transactions several jwrite scripts start with
+#   jw_badcommit B        a transaction, then one whose commit block is corrupt
 #   need_jq               jq is a test dependency (contrib/install-deps.sh)
 #   jq_is [-s] FILE FILTER WANT WHAT   a jq value must be WANT
 #   jq_true FILE FILTER WHAT      a jq condition must hold
@@ -51,6 +53,38 @@ jw() {
 	sed 's/^/    > /' "$SCRATCH/.jw.script"
 	"$JWRITE" "$@" < "$SCRATCH/.jw.script" > "$SCRATCH/.jw.out" 2>&1 ||
 		{ sed 's/^/    /' "$SCRATCH/.jw.out"; die "jwrite $* failed"; }
+}
+
+# jw_two B FEATURES: the jwrite script of the two transactions several
+# tests start from (and append their own to):
+#   T1 logs B..B+3, committed at 1700000001
+#   T2 revokes B+1 and logs B+10, B+11, committed at 1700000002
+jw_two() {
+	cat <<-EOF
+	features revoke $2
+	txn
+	log $1-$(($1 + 3))
+	commit time=1700000001
+	txn
+	revoke $(($1 + 1))
+	log $(($1 + 10)) $(($1 + 11))
+	commit time=1700000002
+	EOF
+}
+
+# jw_badcommit B: the jwrite script (64bit, csum3) of a good transaction
+# (T1 logs B) and then one whose commit block has a bad checksum (T2 logs
+# B+1): the log ends at T2, with problems left (exit 4).
+jw_badcommit() {
+	cat <<-EOF
+	features revoke 64bit csum3
+	txn
+	log $1
+	commit
+	txn
+	log $(($1 + 1))
+	commit badcsum
+	EOF
 }
 
 # jq_is [-s] FILE FILTER WANT WHAT: jq -r FILTER of FILE must print WANT

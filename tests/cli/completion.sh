@@ -12,7 +12,7 @@
 # Run without bash-completion's helpers (the fallback path), and again with
 # them when the bash-completion package is installed.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 COMPLETION=$top_srcdir/contrib/jrecover.bash-completion
 [ -f "$COMPLETION" ] || die "$COMPLETION missing"

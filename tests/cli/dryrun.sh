@@ -19,7 +19,7 @@
 #    block once (its copy -l calls "written"), plus the journal superblock
 #    and the filesystem superblock; copies_written + superseded = replayed.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -37,10 +37,7 @@ dry_case() {
 	d_img=$2
 	d_rc=$3
 	d_want=$4
-	NCASES=$((NCASES + 1))
-	d_f=$NFAIL
-	say ""
-	say "=== case $d_n: expect $d_want, replay exit $d_rc"
+	case_begin "$d_n" "expect $d_want, replay exit $d_rc"
 	d_sum=$(sha256_of "$d_img")
 
 	jrecover -i "$d_img"
@@ -83,7 +80,7 @@ dry_case() {
 	# What -n reads is what the replay wrote: the same bytes both ways.
 	"$IMGCMP" -s "$d_n.text.img" "$d_n.json.img" > /dev/null ||
 		fail "$d_n: two replays of the same image differ"
-	[ "$NFAIL" -eq "$d_f" ] && say "=== case $d_n: ok" || say "=== case $d_n: FAILED"
+	case_end
 }
 
 # listing_numbers IMG: "REPLAYED TRANSACTIONS FIRST-LAST REVOKED 0" worked out
@@ -116,8 +113,7 @@ set_format 4k-64-v3
 
 # --- std_workload (debugfs): T1..T6, 13 copies, 3 cancelled -----------------------
 img=std.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 want=$(listing_numbers "$img")
 [ "$want" = "10 6 1-6 3 0" ] || fail "std: the listing says '$want', std_workload is '10 6 1-6 3 0'"
@@ -125,8 +121,7 @@ dry_case std "$img" 1 "10 6 1-6 3 0"
 
 # --- csum3 with bad data checksums, tids from 1000 ------------------------------------
 img=csum.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 30)
 B=$1

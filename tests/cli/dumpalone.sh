@@ -36,7 +36,7 @@
 # Formats: 4 KiB blocks with 64bit and csum3, 1 KiB blocks without
 # journal checksums (the dump's block size comes from its own superblock).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -60,13 +60,9 @@ for fmt in 4k-64-v3 1k-32-none; do
 	*) F=; BAD= ;;
 	esac
 	bs=$FMT_BS
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case plan-$fmt"
+	case_begin "plan-$fmt"
 	img=plan-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 10)
 	B=$1
@@ -221,17 +217,13 @@ for fmt in 4k-64-v3 1k-32-none; do
 	[ -e undo.e2undo ] && fail "plan-$fmt: -z with a dump alone left an undo file"
 	unchanged "plan-$fmt: jrecover" "$dump" "$dsum"
 	unchanged "plan-$fmt: jrecover" "$img" "$isum"
-	[ "$NFAIL" -eq "$nfail" ] && say "=== case plan-$fmt: ok" || say "=== case plan-$fmt: FAILED"
+	case_end
 done
 
 # --- a tag past the filesystem's end ---------------------------------------------
 set_format 4k-64-v3
-NCASES=$((NCASES + 1))
-nfail=$NFAIL
-say ""
-say "=== case past-end"
-# shellcheck disable=SC2086
-mkimg past.img 16M $FMT_MKFS
+case_begin "past-end"
+mkimg_fmt past.img
 B=$(free_blocks past.img 1)
 end=$(dumpe2fs -h past.img 2>/dev/null | sed -n 's/^Block count: *//p')
 jw past.img <<-EOF
@@ -254,15 +246,11 @@ jrecover -n past.img
 [ "$RUN_RC" -eq 8 ] || fail "past-end: jrecover -n IMG exited $RUN_RC, not 8"
 unchanged "past-end: jrecover" past.img "$isum"
 unchanged "past-end: jrecover" past.dump "$dsum"
-[ "$NFAIL" -eq "$nfail" ] && say "=== case past-end: ok" || say "=== case past-end: FAILED"
+case_end
 
 # --- recovery fails: nothing of the log is written -------------------------------
-NCASES=$((NCASES + 1))
-nfail=$NFAIL
-say ""
-say "=== case fails"
-# shellcheck disable=SC2086
-mkimg fails.img 16M $FMT_MKFS
+case_begin "fails"
+mkimg_fmt fails.img
 B=$(free_blocks fails.img 1)
 jw fails.img <<-EOF
 features revoke 64bit csum3
@@ -282,14 +270,11 @@ jq_is -s fails.l '[.[] | select(.type == "fate") | .fate] | unique | tostring' \
 jq_is -s fails.l '[.[] | select(.type == "fate")] | length' 1 "fails: -l DUMP fate count"
 jrecover -n fails.img
 [ "$RUN_RC" -eq 8 ] || fail "fails: jrecover -n IMG exited $RUN_RC, not 8"
-[ "$NFAIL" -eq "$nfail" ] && say "=== case fails: ok" || say "=== case fails: FAILED"
+case_end
 
 # --- a damaged dump: its own error, not the filesystem's ---------------------------
-NCASES=$((NCASES + 1))
-say ""
-say "=== case badsb"
-# shellcheck disable=SC2086
-mkimg badsb.img 16M $FMT_MKFS
+case_begin "badsb"
+mkimg_fmt badsb.img
 B=$(free_blocks badsb.img 1)
 jw badsb.img <<-EOF
 features revoke 64bit csum3
@@ -314,9 +299,7 @@ jrecover badsb.dump
 unchanged "badsb: jrecover" badsb.dump "$bsum"
 
 # --- neither a filesystem nor a dump ---------------------------------------------
-NCASES=$((NCASES + 1))
-say ""
-say "=== case not-a-dump"
+case_begin "not-a-dump"
 mkdata random.bin 4096 64 -s 31
 rsum=$(sha256_of random.bin)
 for opt in -i -l ""; do

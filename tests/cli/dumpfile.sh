@@ -27,7 +27,7 @@
 # (pending.sh, kept out of TESTS, checks the block a cut dump is said to end
 # at when the cut falls inside a transaction's data blocks.)
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -37,16 +37,7 @@ need_jq
 #   T1 log B..B+3      T2 revoke B+1, log B+10, B+11
 #   T3 log B+20..B+29  T4 log B+30
 script() {
-	cat <<-EOF
-	features revoke $JW_FEATURES
-	txn
-	log $B-$((B + 3))
-	commit time=1700000001
-	txn
-	revoke $((B + 1))
-	log $((B + 10)) $((B + 11))
-	commit time=1700000002
-	EOF
+	jw_two "$B" "$JW_FEATURES"
 	[ "$1" = 2 ] && return
 	cat <<-EOF
 	txn
@@ -79,8 +70,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	*) JW_FEATURES= ;;
 	esac
 	base=base-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$base" 16M $FMT_MKFS
+	mkimg_fmt "$base"
 	bs=$FMT_BS
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$base" 40)
@@ -117,10 +107,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 		bytes=${cut#*:}
 		ends=$((bytes / bs))
 		c=cut-$name-$fmt
-		NCASES=$((NCASES + 1))
-		nfail=$NFAIL
-		say ""
-		say "=== case $c: the dump cut at byte $bytes (journal block $ends)"
+		case_begin "$c" "the dump cut at byte $bytes (journal block $ends)"
 		head -c "$bytes" "full-$fmt.dump" > "$c.dump"
 		dsum=$(sha256_of "$c.dump")
 
@@ -190,7 +177,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 			getblk "$c.other.img" "$b" | cmp -s - b.want ||
 				fail "$c: block $b is not what e2fsck wrote"
 		done
-		[ "$NFAIL" -eq "$nfail" ] && say "=== case $c: ok" || say "=== case $c: FAILED"
+		case_end
 	done
 done
 
@@ -213,10 +200,7 @@ done
 # --- a dump of another filesystem ---------------------------------------------
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case foreign-$fmt: a dump of another filesystem"
+	case_begin "foreign-$fmt" "a dump of another filesystem"
 	# shellcheck disable=SC2086
 	mkimg "other-$fmt.img" 16M $FMT_MKFS -U 0badc0de-1234-4567-89ab-0123456789ab
 	std_workload "other-$fmt.img"
@@ -230,8 +214,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	jq -r 'select(.type == "tag") | .fs_block' other.l | sort -n -u > want.tags
 
 	target=target-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$target" 16M $FMT_MKFS
+	mkimg_fmt "$target"
 	sum=$(sha256_of "$target")
 	copy_img "$target" "target-$fmt.orig"
 	jrecover -j "other-$fmt.dump" "$target"
@@ -255,7 +238,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 			fail "foreign-$fmt: block $b is not what e2fsck wrote on the dump's own filesystem"
 	done
 	[ "$(sha256_of "other-$fmt.dump")" = "$dsum" ] || fail "foreign-$fmt: jrecover changed the dump"
-	[ "$NFAIL" -eq "$nfail" ] && say "=== case foreign-$fmt: ok" || say "=== case foreign-$fmt: FAILED"
+	case_end
 done
 
 end_test

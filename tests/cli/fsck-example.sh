@@ -19,7 +19,7 @@
 # checksum and bad revoke block checksum, and a filesystem with nothing
 # to replay.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -44,10 +44,7 @@ example_case() {
 		*) e_opt="$e_opt $1"; shift ;;
 		esac
 	done
-	NCASES=$((NCASES + 1))
-	e_f=$NFAIL
-	say ""
-	say "=== case $e_n: expect $e_rc"
+	case_begin "$e_n" "expect $e_rc"
 	for who in example jrecover e2fsck; do
 		copy_img "$e_img" "$e_n.$who.img"
 		[ -n "$e_jdev" ] && copy_img "$e_jdev" "$e_n.$who.jdev"
@@ -105,39 +102,32 @@ example_case() {
 			fail "$e_n: fsck-example exited $e_erc but changed the image"
 		;;
 	esac
-	[ "$NFAIL" -eq "$e_f" ] && say "=== case $e_n: ok" || say "=== case $e_n: FAILED"
+	case_end
 }
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=std-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	example_case "std-$fmt" 1 "$img"
 	example_case "dry-$fmt" "$(std_expect)" "$img" -n
 done
 
 set_format 4k-64-v3
-# shellcheck disable=SC2086
-mkimg clean.img 16M $FMT_MKFS
+mkimg_fmt clean.img
 example_case clean 0 clean.img
 
 # A dump of std_workload's journal, while the filesystem still holds it.
 debugfs -R "dump <8> std.dump" std-4k-64-v3.img 2>/dev/null
 example_case dump 1 std-4k-64-v3.img -dump std.dump
 
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 example_case external 1 ext.img -jdev ext.jdev
 
 # jwrite: a bad data checksum (4), a corrupt commit (4), a revoke block that
 # fails its checksum (e2fsck abandons the recovery: 8, or 4 with -f).
-# shellcheck disable=SC2086
-mkimg base.img 16M $FMT_MKFS
+mkimg_fmt base.img
 # shellcheck disable=SC2046
 set -- $(free_blocks base.img 10)
 B=$1
@@ -152,15 +142,8 @@ EOF
 example_case badcsum 4 badcsum.img
 
 copy_img base.img badcommit.img
-jw badcommit.img <<EOF
-features revoke 64bit csum3
-txn
-log $B
-commit
-txn
-log $((B + 1))
-commit badcsum
-EOF
+jw_badcommit "$B" > badcommit.jws
+jw badcommit.img < badcommit.jws
 example_case badcommit 4 badcommit.img
 
 copy_img base.img abandon.img

@@ -31,7 +31,7 @@
 #    quote: escaped as jrecover(8) says, parsed by jq, and given back byte
 #    for byte by Python's surrogateescape decoding (when python3 is there).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -309,8 +309,7 @@ log_counts() {
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=std-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	logdump_norm "$img" > std.norm
 	sum=$(sha256_of "$img")
@@ -373,29 +372,24 @@ done
 # --- csum3: a bad data checksum, a revoke, an uncommitted transaction ---------
 set_format 4k-64-v3
 img=csum.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 20)
 B=$1
-jw "$img" <<EOF
-features revoke 64bit csum3
-txn
-log $B-$((B + 3))
-commit time=1700000001
-txn
-revoke $((B + 1))
-log $((B + 10)) $((B + 11))
-commit time=1700000002
-txn
-log $((B + 12))
-log $((B + 13)) badcsum
-log $((B + 14))
-commit time=1700000003
-txn
-log $((B + 15))
-nocommit
-EOF
+{
+	jw_two "$B" "64bit csum3"
+	cat <<-EOF
+	txn
+	log $((B + 12))
+	log $((B + 13)) badcsum
+	log $((B + 14))
+	commit time=1700000003
+	txn
+	log $((B + 15))
+	nocommit
+	EOF
+} > csum.jws
+jw "$img" < csum.jws
 for mode in i n l r; do
 	case $mode in
 	i) J csum.$mode.json -i "$img" ;;
@@ -436,20 +430,12 @@ jq_is -s csum.l.json '.[] | select(.type == "fate" and .fate == "revoked") | "\(
 
 # --- a corrupt commit block: corrupt_commit, fs_errors --------------------------
 img=commit.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
-jw "$img" <<EOF
-features revoke 64bit csum3
-txn
-log $B
-commit
-txn
-log $((B + 1))
-commit badcsum
-txn
-log $((B + 2))
-commit
-EOF
+mkimg_fmt "$img"
+{
+	jw_badcommit "$B"
+	printf 'txn\nlog %s\ncommit\n' $((B + 2))
+} > commit.jws
+jw "$img" < commit.jws
 J commit.i.json -i "$img"
 jq_is commit.i.json '.log | "\(.end) \(.corrupt_commit.tid) \(.end_tid)"' "commit_checksum 2 2" "corrupt commit -i"
 J commit.r.json "$img"
@@ -459,8 +445,7 @@ jq_is commit.r.json '"\(.fs_errors) \(.replayed) \(.log.transactions) \(.log.cor
 
 # --- a recovery e2fsck abandons: the error object, then -f --------------------------
 img=abandon.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 jw "$img" <<EOF
 features revoke 64bit csum3
 txn
@@ -499,8 +484,7 @@ jq_is notfs.json '"\(.code) \(.path)"' "EXT2_ET_BAD_MAGIC notfs.bin" "not a file
 
 # --- a dump and an external journal ----------------------------------------------------
 img=dump.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 debugfs -R "dump <8> dump.journal" "$img" 2>/dev/null
 copy_img "$img" dump2.img
@@ -531,11 +515,7 @@ jq_is nodir.s.json '"\(.code) \(.path) \(.filesystem)"' "ENOENT no/such/dir/x.jo
 	"-s into a path that cannot be created: the error is about the file"
 
 set_format 4k-64-none
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 logdump_norm ext.img ext.jdev > ext.norm
 J ext.i.json -i -j ext.jdev ext.img
 jq_is ext.i.json .journal.source device "external -i"

@@ -19,7 +19,7 @@
 # rewriting the prefix= line of a copy of librecover.pc, as a package built
 # with another --prefix would have it.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 command -v pkg-config >/dev/null 2>&1 || die "pkg-config not found"

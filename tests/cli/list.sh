@@ -17,7 +17,7 @@
 #    the test ran, shifted left by 32 bits (its known fault, doc/testing.md);
 #  - -l (text or JSON) leaves the image's sha256 unchanged and exits 0.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -27,52 +27,48 @@ T_START=$(date +%s)
 
 # list_case NAME IMG [JDEV]: the checks above on one journal.
 list_case() {
-	l_n=$1
 	l_img=$2
 	l_jdev=${3:-}
-	NCASES=$((NCASES + 1))
-	l_f=$NFAIL
-	say ""
-	say "=== case $l_n"
+	case_begin "$1"
 	show_journal "$l_img" "$l_jdev"
 	l_sum=$(state_of "$l_img" "$l_jdev")
 
-	jr "$l_n.json" "$l_n.jerr" -l --json ${l_jdev:+-j "$l_jdev"} "$l_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$l_n: jrecover -l --json exited $RUN_RC"
-	[ -s "$l_n.jerr" ] && fail "$l_n: jrecover -l --json printed on stderr"
-	jq -e . "$l_n.json" > /dev/null 2>&1 || fail "$l_n: -l --json is not JSON lines"
-	jr "$l_n.txt" "$l_n.terr" -l ${l_jdev:+-j "$l_jdev"} "$l_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$l_n: jrecover -l exited $RUN_RC"
+	jr "$_case.json" "$_case.jerr" -l --json ${l_jdev:+-j "$l_jdev"} "$l_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: jrecover -l --json exited $RUN_RC"
+	[ -s "$_case.jerr" ] && fail "$_case: jrecover -l --json printed on stderr"
+	jq -e . "$_case.json" > /dev/null 2>&1 || fail "$_case: -l --json is not JSON lines"
+	jr "$_case.txt" "$_case.terr" -l ${l_jdev:+-j "$l_jdev"} "$l_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: jrecover -l exited $RUN_RC"
 	[ "$(state_of "$l_img" "$l_jdev")" = "$l_sum" ] ||
-		fail "$l_n: jrecover -l changed the image or the journal"
+		fail "$_case: jrecover -l changed the image or the journal"
 
 	# Against logdump.
-	logdump_norm "$l_img" "$l_jdev" > "$l_n.logdump"
-	list_norm "$l_n.json" > "$l_n.list"
-	[ -s "$l_n.logdump" ] || die "$l_n: logdump shows nothing"
-	if ! diff -u "$l_n.logdump" "$l_n.list" > "$l_n.diff"; then
-		sed 's/^/    /' "$l_n.diff"
-		fail "$l_n: jrecover -l (+) and logdump -a (-) differ"
+	logdump_norm "$l_img" "$l_jdev" > "$_case.logdump"
+	list_norm "$_case.json" > "$_case.list"
+	[ -s "$_case.logdump" ] || die "$_case: logdump shows nothing"
+	if ! diff -u "$_case.logdump" "$_case.list" > "$_case.diff"; then
+		sed 's/^/    /' "$_case.diff"
+		fail "$_case: jrecover -l (+) and logdump -a (-) differ"
 	fi
 
 	# Text against JSON.
-	list_full_json "$l_n.json" > "$l_n.fj"
-	list_full_text "$l_n.txt" > "$l_n.ft"
-	if ! diff -u "$l_n.fj" "$l_n.ft" > "$l_n.diff"; then
-		sed 's/^/    /' "$l_n.diff"
-		fail "$l_n: the text listing (+) and the JSON listing (-) differ"
+	list_full_json "$_case.json" > "$_case.fj"
+	list_full_text "$_case.txt" > "$_case.ft"
+	if ! diff -u "$_case.fj" "$_case.ft" > "$_case.diff"; then
+		sed 's/^/    /' "$_case.diff"
+		fail "$_case: the text listing (+) and the JSON listing (-) differ"
 	fi
 
 	# The counts a descriptor or revoke block announces are what follows.
 	awk '$1 == "D" || $1 == "R" { if (n != "" && n != 0) bad = 1; n = $4; next }
 		$1 == "T" || $1 == "r" { n-- }
-		END { if (n != "" && n != 0) bad = 1; exit bad }' "$l_n.fj" ||
-		fail "$l_n: a descriptor's tag count or a revoke block's record count is not what follows it"
-	[ "$(jq -r 'select(.type == "end") | .type' "$l_n.json" | wc -l)" -eq 1 ] ||
-		fail "$l_n: -l --json has not one end object"
-	[ "$(tail -n 1 "$l_n.json" | jq -r .type)" = end ] ||
-		fail "$l_n: -l --json does not end with the end object"
-	[ "$NFAIL" -eq "$l_f" ] && say "=== case $l_n: ok" || say "=== case $l_n: FAILED"
+		END { if (n != "" && n != 0) bad = 1; exit bad }' "$_case.fj" ||
+		fail "$_case: a descriptor's tag count or a revoke block's record count is not what follows it"
+	[ "$(jq -r 'select(.type == "end") | .type' "$_case.json" | wc -l)" -eq 1 ] ||
+		fail "$_case: -l --json has not one end object"
+	[ "$(tail -n 1 "$_case.json" | jq -r .type)" = end ] ||
+		fail "$_case: -l --json does not end with the end object"
+	case_end
 }
 
 # debugfs_times NAME: the commit times of a debugfs journal are the test's
@@ -94,19 +90,14 @@ debugfs_times() {
 for fmt in 4k-64-v3 1k-32-none 4k-32-v2 1k-64-v3; do
 	set_format "$fmt"
 	img=dfs-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	list_case "dfs-$fmt" "$img"
 	debugfs_times "dfs-$fmt"
 done
 
 set_format 4k-64-none
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 list_case dfs-external ext.img ext.jdev
 
 # --- jwrite's journals -------------------------------------------------------------
@@ -116,8 +107,7 @@ jw_case() {
 	l_jn=$1
 	set_format "$2"
 	shift 2
-	# shellcheck disable=SC2086
-	mkimg "$l_jn.img" 16M $FMT_MKFS
+	mkimg_fmt "$l_jn.img"
 	jw "$l_jn.img" "$@"
 	list_case "$l_jn" "$l_jn.img"
 }

@@ -13,7 +13,7 @@
 #    fate per tag), one end; the same counts as -i --json reports;
 #  - -l leaves the image's sha256 unchanged.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"

@@ -7,7 +7,7 @@
 # jrecover accepts (getopt would call anything else a usage error), and the
 # SYNOPSIS names no option the OPTIONS section lacks.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 MAN=$top_srcdir/man/jrecover.8.in

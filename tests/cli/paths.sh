@@ -27,7 +27,7 @@
 #    image, links to it, a directory, a FIFO, the dump and the journal
 #    device (RECOVER_ET_SAVE_PATH) and touches nothing.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -35,18 +35,12 @@ need_jq
 
 set_format 4k-64-v3
 img=img.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 debugfs -R "dump <8> dump.journal" "$img" 2>/dev/null
 [ -s dump.journal ] || die "debugfs did not dump the journal"
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
-# shellcheck disable=SC2086
-mkimg clean.img 16M $FMT_MKFS
+std_external ext.img ext.jdev
+mkimg_fmt clean.img
 # shellcheck disable=SC2086
 mkimg nojournal.img 16M $FMT_MKFS -O ^has_journal
 printf 'keep me\n' > keep.txt
@@ -140,8 +134,7 @@ fi
 
 # The library refuses the same paths itself (recover_save(), called by
 # tests/crash/crashrun -S without jrecover's checks in front of it).
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
+need_built "$CRASHRUN"
 for args in "img.img img.img" "link.img img.img" "hard.img img.img" \
 	"dir img.img" "fifo img.img" "dump.journal -j dump.journal img.img" \
 	"ext.jdev -j ext.jdev ext.img"; do

@@ -24,7 +24,7 @@
 #    that logs a block and an uncommitted one that logs a block and
 #    revokes another.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
@@ -34,8 +34,7 @@ need_jq
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=full-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 30)
 	jw "$img" <<-EOS
@@ -68,8 +67,7 @@ done
 # --- 2. counts of the replayed transactions only -------------------------------------
 set_format 4k-64-v3
 img=uncommitted.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 # shellcheck disable=SC2046
 set -- $(free_blocks "$img" 10)
 jw "$img" <<EOS

@@ -8,7 +8,7 @@
 # shows here until README is brought along.  Runs the demo against this
 # build, in the scratch directory.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 command -v bash >/dev/null 2>&1 || skip "bash not found (contrib/demo.sh needs it)"

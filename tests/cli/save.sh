@@ -16,7 +16,7 @@
 #  - a FILE that cannot be created, or an image without a journal, is an
 #    operational error (8).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 
@@ -44,8 +44,7 @@ save_case() {
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=int-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 
 	# A journal with nothing to replay.
 	debugfs -R "dump <8> clean-$fmt.want" "$img" 2>/dev/null
@@ -136,11 +135,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
-	# shellcheck disable=SC2086
-	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-	JO_EXT=$jdev
-	std_workload "$img"
-	JO_EXT=
+	std_external "$img" "$jdev"
 	cp "$jdev" "ext-$fmt.want"
 	save_case "ext-$fmt" "$img" "$jdev"
 done

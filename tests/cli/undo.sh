@@ -20,23 +20,19 @@
 #    write fail) keeps its undo file, and e2undo with it restores the
 #    image.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo not found (e2fsprogs)"
 
 # undo_case NAME IMG [JDEV]
 undo_case() {
-	u_n=$1
 	u_img=$2
 	u_jdev=${3:-}
-	NCASES=$((NCASES + 1))
-	u_f=$NFAIL
-	say ""
-	say "=== case $u_n"
-	copy_img "$u_img" "$u_n.e2fsck.img"
-	[ -n "$u_jdev" ] && copy_img "$u_jdev" "$u_n.e2fsck.jdev"
-	run e2fsck -y -E journal_only ${u_jdev:+-j "$u_n.e2fsck.jdev"} "$u_n.e2fsck.img"
+	case_begin "$1"
+	copy_img "$u_img" "$_case.e2fsck.img"
+	[ -n "$u_jdev" ] && copy_img "$u_jdev" "$_case.e2fsck.jdev"
+	run e2fsck -y -E journal_only ${u_jdev:+-j "$_case.e2fsck.jdev"} "$_case.e2fsck.img"
 
 	u_sum=$(sha256_of "$u_img")
 	u_jsum=
@@ -44,60 +40,59 @@ undo_case() {
 
 	# -n -z: a dry run writes nothing, not even the undo file, and says
 	# -z is not used; it exits as the replay will.
-	jrecover -n -z "$u_n.dry.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
-	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$u_n: -n -z exited $RUN_RC, not $(std_expect)"
-	[ "$(sha256_of "$u_img")" = "$u_sum" ] || fail "$u_n: -n -z changed the image"
-	[ -e "$u_n.dry.undo" ] && fail "$u_n: -n -z wrote an undo file"
-	grep -q -- "-z $u_n.dry.undo not used: -n writes nothing" "$SCRATCH/.run.out" ||
-		fail "$u_n: -n -z does not say -z is not used"
+	jrecover -n -z "$_case.dry.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$_case: -n -z exited $RUN_RC, not $(std_expect)"
+	[ "$(sha256_of "$u_img")" = "$u_sum" ] || fail "$_case: -n -z changed the image"
+	[ -e "$_case.dry.undo" ] && fail "$_case: -n -z wrote an undo file"
+	grep -q -- "-z $_case.dry.undo not used: -n writes nothing" "$SCRATCH/.run.out" ||
+		fail "$_case: -n -z does not say -z is not used"
 
 	# An old file of the same name is replaced.
-	mkdata "$u_n.undo" 4096 4 -s 21
-	jrecover -z "$u_n.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	mkdata "$_case.undo" 4096 4 -s 21
+	jrecover -z "$_case.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
-		fail "$u_n: jrecover -z exited $RUN_RC, not $(std_expect)"
-	[ -s "$u_n.undo" ] || fail "$u_n: jrecover -z left no undo file"
-	grep -q "replacing undo file $u_n.undo" "$SCRATCH/.run.out" ||
-		fail "$u_n: jrecover -z did not say it replaced $u_n.undo"
-	ls -a | grep -q "^\.$u_n\.undo\." && fail "$u_n: a temporary undo file was left behind"
-	[ "$(sha256_of "$u_img")" != "$u_sum" ] || fail "$u_n: jrecover -z changed nothing"
+		fail "$_case: jrecover -z exited $RUN_RC, not $(std_expect)"
+	[ -s "$_case.undo" ] || fail "$_case: jrecover -z left no undo file"
+	grep -q "replacing undo file $_case.undo" "$SCRATCH/.run.out" ||
+		fail "$_case: jrecover -z did not say it replaced $_case.undo"
+	ls -a | grep -q "^\.$_case\.undo\." && fail "$_case: a temporary undo file was left behind"
+	[ "$(sha256_of "$u_img")" != "$u_sum" ] || fail "$_case: jrecover -z changed nothing"
 	if [ -n "$u_jdev" ]; then
-		"$IMGCMP" -s "$u_n.e2fsck.img" "$u_img" > cmp.out &&
-		"$IMGCMP" "$u_n.e2fsck.jdev" "$u_jdev" >> cmp.out
+		"$IMGCMP" -s "$_case.e2fsck.img" "$u_img" > cmp.out &&
+		"$IMGCMP" "$_case.e2fsck.jdev" "$u_jdev" >> cmp.out
 	else
-		"$IMGCMP" -s -J "$(jsb_offset "$u_img")" "$u_n.e2fsck.img" "$u_img" > cmp.out
-	fi || { sed 's/^/    /' cmp.out; fail "$u_n: the replay with -z differs from e2fsck's"; }
+		"$IMGCMP" -s -J "$(jsb_offset "$u_img")" "$_case.e2fsck.img" "$u_img" > cmp.out
+	fi || { sed 's/^/    /' cmp.out; fail "$_case: the replay with -z differs from e2fsck's"; }
 
 	# A second run finds nothing to do: the undo file of the first is
 	# left exactly as it was, and still undoes the replay.
-	u_usum=$(sha256_of "$u_n.undo")
-	jrecover -z "$u_n.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$u_n: the second jrecover -z exited $RUN_RC, not 0"
-	[ "$(sha256_of "$u_n.undo")" = "$u_usum" ] ||
-		fail "$u_n: a second run with nothing to do changed the undo file"
-	grep -q "undo file $u_n.undo left as it was" "$SCRATCH/.run.out" ||
-		fail "$u_n: the second run did not say the undo file was left alone"
+	u_usum=$(sha256_of "$_case.undo")
+	jrecover -z "$_case.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: the second jrecover -z exited $RUN_RC, not 0"
+	[ "$(sha256_of "$_case.undo")" = "$u_usum" ] ||
+		fail "$_case: a second run with nothing to do changed the undo file"
+	grep -q "undo file $_case.undo left as it was" "$SCRATCH/.run.out" ||
+		fail "$_case: the second run did not say the undo file was left alone"
 
-	run e2undo "$u_n.undo" "$u_img"
-	[ "$RUN_RC" -eq 0 ] || fail "$u_n: e2undo exited $RUN_RC"
+	run e2undo "$_case.undo" "$u_img"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: e2undo exited $RUN_RC"
 	if [ "$(sha256_of "$u_img")" != "$u_sum" ]; then
-		fail "$u_n: after e2undo the image is not what it was"
-		copy_img "$u_img" "$u_n.undone.img"
+		fail "$_case: after e2undo the image is not what it was"
+		copy_img "$u_img" "$_case.undone.img"
 	fi
 	if [ -n "$u_jdev" ]; then
 		[ "$(sha256_of "$u_jdev")" != "$u_jsum" ] ||
-			fail "$u_n: the journal device was restored too, or never written"
-		cmp -s "$u_jdev" "$u_n.e2fsck.jdev" ||
-			fail "$u_n: e2undo of the filesystem changed the journal device"
+			fail "$_case: the journal device was restored too, or never written"
+		cmp -s "$u_jdev" "$_case.e2fsck.jdev" ||
+			fail "$_case: e2undo of the filesystem changed the journal device"
 	fi
-	[ "$NFAIL" -eq "$u_f" ] && say "=== case $u_n: ok" || say "=== case $u_n: FAILED"
+	case_end
 }
 
 for fmt in 1k-32-none 1k-64-v3 4k-32-none 4k-64-v3; do
 	set_format "$fmt"
 	img=$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	undo_case "$fmt" "$img"
 done
@@ -106,11 +101,7 @@ for fmt in 1k-32-none 4k-64-v3; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
-	# shellcheck disable=SC2086
-	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-	JO_EXT=$jdev
-	std_workload "$img"
-	JO_EXT=
+	std_external "$img" "$jdev"
 	undo_case "ext-$fmt" "$img" "$jdev"
 done
 

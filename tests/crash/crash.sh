@@ -30,16 +30,9 @@
 # block logged in four transactions, revokes, long and short runs of
 # blocks), and jwrite's on an external journal device.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
-
-# field VAR LINE: the value of VAR=... in crashrun's summary line
-field() {
-	say "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
+need_built "$CRASHRUN" "$JWRITE"
 
 # jsb_seq IMG [JDEV]: s_sequence of the journal superblock
 jsb_seq() {
@@ -78,11 +71,7 @@ same_but_sequence() {
 crash_case() {
 	_img=$1
 	_jdev=${2:-}
-	_case=${_img%.img}
-	NCASES=$((NCASES + 1))
-	_failed_before=$NFAIL
-	say ""
-	say "=== case $_case"
+	case_begin "${_img%.img}"
 	show_journal "$_img" "$_jdev"
 	if [ -z "$_jdev" ]; then
 		JSB_OFF=$(jsb_offset "$_img")
@@ -106,8 +95,8 @@ crash_case() {
 	run "$CRASHRUN" -t ${_cj:+-j "$_cj"} "$_c"
 	[ "$RUN_RC" -eq 0 ] || die "$_case: crashrun without a fault exited $RUN_RC"
 	_sum=$(tail -n 1 "$SCRATCH/.run.out")
-	_n=$(field events "$_sum")
-	say "$_case: $_n writes and flushes ($(field writes "$_sum") writes, $(field flushes "$_sum") flushes)"
+	_n=$(crashrun_field events "$_sum")
+	say "$_case: $_n writes and flushes ($(crashrun_field writes "$_sum") writes, $(crashrun_field flushes "$_sum") flushes)"
 	[ "$_n" -gt 2 ] || die "$_case: only $_n events: the replay wrote nothing?"
 	"$IMGCMP" -s "$_c" "$_u" > "$SCRATCH/.cmp" ||
 		{ sed 's/^/    /' "$SCRATCH/.cmp"
@@ -124,11 +113,7 @@ crash_case() {
 			_k=$((_k + 1))
 		done
 	done
-	if [ "$NFAIL" -eq "$_failed_before" ]; then
-		say "=== case $_case: ok ($_n events x 4 modes)"
-	else
-		say "=== case $_case: FAILED"
-	fi
+	case_end "$_n events x 4 modes"
 }
 
 # crash_at MODE K: one interrupted replay, then the checks.
@@ -191,8 +176,7 @@ crash_at() {
 # --- debugfs's journal ----------------------------------------------------------
 set_format 4k-64-v3
 img=debugfs.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 crash_case "$img"
 

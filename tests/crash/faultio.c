@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "faultio.h"
+#include "../lib/testio.h"
 
 /* A write held back (FAULT_POWER), as it was asked for. */
 struct held {
@@ -299,28 +300,20 @@ static errcode_t event(io_channel io, enum fault_kind kind,
 
 static errcode_t f_open(const char *name, int flags, io_channel *channel)
 {
-	io_channel io, inner = NULL;
+	io_channel inner = NULL;
 	errcode_t err;
 
 	err = unix_io_manager->open(name, flags, &inner);
 	if (err)
 		return err;
-	io = calloc(1, sizeof(*io));
-	if (io)
-		io->name = strdup(name);
-	if (!io || !io->name) {
-		free(io);
+	err = testio_channel_new(fault_io_manager, name, inner->block_size,
+				 inner, channel);
+	if (err) {
 		io_channel_close(inner);
-		return EXT2_ET_NO_MEMORY;
+		return err;
 	}
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = fault_io_manager;
-	io->block_size = inner->block_size;
-	io->flags = inner->flags;
-	io->align = inner->align;
-	io->refcount = 1;
-	io->private_data = inner;
-	*channel = io;
+	(*channel)->flags = inner->flags;
+	(*channel)->align = inner->align;
 	return 0;
 }
 
@@ -334,8 +327,7 @@ static errcode_t f_close(io_channel io)
 	if (held.n)
 		release_all(io);
 	err = io_channel_close(INNER(io));
-	free(io->name);
-	free(io);
+	testio_channel_free(io);
 	return err;
 }
 

@@ -25,11 +25,9 @@
 # log and the replay read large chunks around each copy: about 1.3 to 2
 # passes over the log.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$CRASHRUN" "$JWRITE"
 command -v jq >/dev/null 2>&1 || skip "jq not found"
 
 # watch_args IMG: crashrun -r options covering the journal inode's extents

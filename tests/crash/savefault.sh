@@ -27,15 +27,14 @@
 # ("File too large"), as a copy written with write(2) reported it, not as
 # libext2fs's "short write", and leave FILE as it was.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
+need_built "$CRASHRUN"
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 
 # summary NAME: the value of NAME=... in crashrun's last line of output
 summary() {
-	tail -n 1 "$SCRATCH/.run.out" | tr ' ' '\n' | sed -n "s/^$1=//p"
+	crashrun_field "$1" "$(tail -n 1 "$SCRATCH/.run.out")"
 }
 
 # leftovers: the new files recover_save() left next to FILE

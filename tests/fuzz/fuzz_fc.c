@@ -42,7 +42,6 @@
 #define CTL_VALID	0x01
 #define CTL_DRY		0x02
 
-static blk64_t jmap[JBLOCKS];
 static unsigned char *before;
 static int verbose;			/* FUZZ_VERBOSE: say what each did */
 
@@ -89,52 +88,20 @@ static errcode_t add_file(ext2_filsys fs, ext2_ino_t dir, const char *name,
 
 static errcode_t build_fs(void)
 {
-	struct ext2_super_block param;
 	struct ext2fs_journal_params jp = {
 		.num_journal_blocks = JBLOCKS - FC_BLOCKS,
 		.num_fc_blocks = FC_BLOCKS,
 	};
 	ext2_filsys fs;
 	ext2_ino_t dir;
-	unsigned int i;
 	errcode_t err;
 
-	memset(&param, 0, sizeof(param));
-	ext2fs_blocks_count_set(&param, FS_BYTES / FS_BS);
-	param.s_rev_level = EXT2_DYNAMIC_REV;
-	param.s_inode_size = 256;
-	param.s_inodes_count = 256;
-	param.s_feature_compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
-				 EXT2_FEATURE_COMPAT_DIR_INDEX |
-				 EXT4_FEATURE_COMPAT_FAST_COMMIT;
-	param.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE |
-				   EXT3_FEATURE_INCOMPAT_EXTENTS |
-				   EXT4_FEATURE_INCOMPAT_64BIT |
-				   EXT4_FEATURE_INCOMPAT_FLEX_BG;
-	param.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-				    EXT2_FEATURE_RO_COMPAT_LARGE_FILE |
-				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
-	param.s_log_groups_per_flex = 4;
-	err = ext2fs_initialize("memory", EXT2_FLAG_64BITS, &param,
-				memio_manager, &fs);
+	err = memio_mkfs(256, EXT4_FEATURE_COMPAT_FAST_COMMIT, &jp, 0x3c, 29,
+			 &fs);
 	if (err)
 		return err;
-	for (i = 0; i < 16; i++)
-		fs->super->s_uuid[i] = (unsigned char)(0x3c + 29 * i);
-	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
-	ext2fs_init_csum_seed(fs);
-	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
-	err = ext2fs_allocate_tables(fs);
-	for (i = EXT2_BAD_INO; !err && i < EXT2_FIRST_INODE(fs->super); i++)
-		if (i != EXT2_ROOT_INO)
-			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
-	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
 	/* Inodes 12 (a directory), 13, 14 and 15: something to work on. */
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
+	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
 	if (!err)
 		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
 	if (!err)
@@ -143,61 +110,35 @@ static errcode_t build_fs(void)
 		err = add_file(fs, dir, "b", 12);
 	if (!err)
 		err = add_file(fs, EXT2_ROOT_INO, "c", 1);
-	for (i = 0; !err && i < JBLOCKS; i++)
-		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, i, NULL,
-				   &jmap[i]);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	return ext2fs_close_free(&fs);
+	if (!err)
+		err = memio_map_journal(fs, JBLOCKS);
+	return memio_close_fs(fs, err);
 }
 
 static int fuzz_init(void)
 {
-	unsigned int i;
-
-	if (memio_create(FS_BYTES) || build_fs())
+	if (memio_setup(FS_BYTES, build_fs, &verbose))
 		return -1;
-	for (i = 0; i < JBLOCKS; i++)
-		if (!jmap[i] || jmap[i] >= FS_BYTES / FS_BS)
-			return -1;
-	memio_snapshot();
-#ifndef FUZZING_ENGINE
-	verbose = getenv("FUZZ_VERBOSE") != NULL;
-	initialize_rcvr_error_table();
-	initialize_ext2_error_table();
-#endif
 	before = malloc(FS_BYTES);
 	return before ? 0 : -1;
-}
-
-static unsigned char *jblock(uint32_t j)
-{
-	return memio_data() + jmap[j] * FS_BS;
-}
-
-static void touch_jblock(uint32_t j)
-{
-	memio_touch(jmap[j] * FS_BS, FS_BS);
 }
 
 /* The journal: FAST_COMMIT, one empty committed transaction (tid 1). */
 static void lay_log(void)
 {
-	unsigned char *jsb = jblock(0), *c = jblock(1);
+	unsigned char *jsb = memio_jblock(0), *c = memio_jblock(1);
 	unsigned char *es = memio_data() + SUPERBLOCK_OFFSET;
 
 	put_be32(jsb + JSB_FEATURE_INCOMPAT, JBD2_FEATURE_INCOMPAT_REVOKE |
 		 JBD2_FEATURE_INCOMPAT_FAST_COMMIT);
 	put_be32(jsb + JSB_SEQUENCE, 1);
 	put_be32(jsb + JSB_START, 1);
-	touch_jblock(0);
+	memio_touch_jblock(0);
 	memset(c, 0, FS_BS);
 	put_be32(c + JBD2_HDR_MAGIC, JBD2_MAGIC);
 	put_be32(c + JBD2_HDR_BLOCKTYPE, JBD2_COMMIT_BLOCK);
 	put_be32(c + JBD2_HDR_SEQUENCE, 1);
-	touch_jblock(1);
+	memio_touch_jblock(1);
 	put_le32(es + 0x60, get_le32(es + 0x60) | EXT3_FEATURE_INCOMPAT_RECOVER);
 	put_le32(es + 0x3FC, ext2fs_crc32c_le(~0U, es, 0x3FC));
 	memio_touch(SUPERBLOCK_OFFSET, SUPERBLOCK_SIZE);
@@ -209,7 +150,7 @@ static void make_valid(void)
 	uint32_t crc = 0, j;
 
 	for (j = FC_FIRST; j < JBLOCKS; j++) {
-		unsigned char *b = jblock(j);
+		unsigned char *b = memio_jblock(j);
 		unsigned int pos = 0;
 
 		while (pos + FC_TL_SIZE <= FS_BS) {
@@ -276,14 +217,14 @@ static void fuzz_one(const uint8_t *data, size_t size)
 	lay_log();
 	n = size - 1 < area ? size - 1 : area;
 	for (j = 0; j < JBLOCKS - FC_FIRST; j++) {
-		unsigned char *b = jblock(FC_FIRST + (uint32_t)j);
+		unsigned char *b = memio_jblock(FC_FIRST + (uint32_t)j);
 		size_t at = j * FS_BS, k = n > at ? n - at : 0;
 
 		if (k > FS_BS)
 			k = FS_BS;
 		memset(b, 0, FS_BS);
 		memcpy(b, data + 1 + at, k);
-		touch_jblock(FC_FIRST + (uint32_t)j);
+		memio_touch_jblock(FC_FIRST + (uint32_t)j);
 	}
 	if (data[0] & CTL_VALID)
 		make_valid();

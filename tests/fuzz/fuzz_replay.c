@@ -66,7 +66,6 @@
 #define CTL_FIXCSUM	0x40
 #define CTL_BADSBCSUM	0x80
 
-static blk64_t jmap[JBLOCKS];		/* journal block -> fs block */
 static unsigned char protect[FS_BYTES / FS_BS]; /* in use in the pristine fs */
 static unsigned char *result_a;		/* image after run A */
 static int verbose;			/* FUZZ_VERBOSE: say what each did */
@@ -75,86 +74,27 @@ static int verbose;			/* FUZZ_VERBOSE: say what each did */
 
 static errcode_t build_fs(void)
 {
-	struct ext2_super_block param;
 	struct ext2fs_journal_params jp = { .num_journal_blocks = JBLOCKS };
 	ext2_filsys fs;
 	blk64_t b;
-	unsigned int i;
 	errcode_t err;
 
-	memset(&param, 0, sizeof(param));
-	ext2fs_blocks_count_set(&param, FS_BYTES / FS_BS);
-	param.s_log_block_size = 0;
-	param.s_rev_level = EXT2_DYNAMIC_REV;
-	param.s_inode_size = 256;
-	param.s_inodes_count = 128;
-	param.s_feature_compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
-				 EXT2_FEATURE_COMPAT_DIR_INDEX;
-	param.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE |
-				   EXT3_FEATURE_INCOMPAT_EXTENTS |
-				   EXT4_FEATURE_INCOMPAT_64BIT |
-				   EXT4_FEATURE_INCOMPAT_FLEX_BG;
-	param.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-				    EXT2_FEATURE_RO_COMPAT_LARGE_FILE |
-				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
-	param.s_log_groups_per_flex = 4;
-	err = ext2fs_initialize("memory", EXT2_FLAG_64BITS, &param,
-				memio_manager, &fs);
+	err = memio_mkfs(128, 0, &jp, 0x5d, 17, &fs);
 	if (err)
 		return err;
-	for (i = 0; i < 16; i++)
-		fs->super->s_uuid[i] = (unsigned char)(0x5d + 17 * i);
-	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
-	ext2fs_init_csum_seed(fs);
-	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
-	err = ext2fs_allocate_tables(fs);
-	/* What mke2fs does too: reserved inodes, a root directory. */
-	for (i = EXT2_BAD_INO; !err && i < EXT2_FIRST_INODE(fs->super); i++)
-		if (i != EXT2_ROOT_INO)
-			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
-	if (!err)
-		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
-	if (!err)
-		err = ext2fs_add_journal_inode3(fs, &jp, ~0ULL, 0);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	for (i = 0; i < JBLOCKS && !err; i++)
-		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, i, NULL,
-				   &jmap[i]);
+	err = memio_map_journal(fs, JBLOCKS);
 	for (b = 0; b < FS_BYTES / FS_BS; b++)
 		protect[b] = b < fs->super->s_first_data_block ||
 			     ext2fs_test_block_bitmap2(fs->block_map, b);
-	if (err) {
-		ext2fs_free(fs);
-		return err;
-	}
-	return ext2fs_close_free(&fs);
+	return memio_close_fs(fs, err);
 }
 
 static int fuzz_init(void)
 {
-	unsigned int i;
-
-	if (memio_create(FS_BYTES) || build_fs())
+	if (memio_setup(FS_BYTES, build_fs, &verbose))
 		return -1;
-	for (i = 0; i < JBLOCKS; i++)
-		if (!jmap[i] || jmap[i] >= FS_BYTES / FS_BS)
-			return -1;
-	memio_snapshot();
-#ifndef FUZZING_ENGINE
-	verbose = getenv("FUZZ_VERBOSE") != NULL;
-	initialize_rcvr_error_table();
-	initialize_ext2_error_table();
-#endif
 	result_a = malloc(FS_BYTES);
 	return result_a ? 0 : -1;
-}
-
-static unsigned char *jblock(uint32_t j)
-{
-	return memio_data() + jmap[j] * FS_BS;
 }
 
 static void put_be16(unsigned char *p, uint16_t v)
@@ -239,13 +179,13 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 #define NEXT(p) ((p) + 1 >= l.last ? l.first : (p) + 1)
 	for (steps = 0; steps < JBLOCKS && pos >= l.first && pos < l.last;
 	     steps++) {
-		unsigned char *b = jblock(pos);
+		unsigned char *b = memio_jblock(pos);
 		uint32_t type = get_be32(b + JBD2_HDR_BLOCKTYPE);
 		uint32_t tid = get_be32(b + JBD2_HDR_SEQUENCE);
 
 		if (get_be32(b) != JBD2_MAGIC)
 			break;
-		memio_touch(jmap[pos] * FS_BS, FS_BS);
+		memio_touch_jblock(pos);
 		pos = NEXT(pos);
 		if (type == JBD2_DESCRIPTOR_BLOCK) {
 			unsigned int off = JBD2_HDR_SIZE;
@@ -260,7 +200,7 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 
 				put_be32(seq, tid);
 				c = ext2fs_crc32c_le(ext2fs_crc32c_le(l.seed, seq, 4),
-						     jblock(dpos), FS_BS);
+						     memio_jblock(dpos), FS_BS);
 				if (l.csum == 3)
 					put_be32(t + TAG3_CHECKSUM, c);
 				else if (l.csum == 2)
@@ -275,7 +215,8 @@ static void fix_checksums(const unsigned char *jsb, uint32_t start)
 			if (l.csum == 1) {
 				crc1 = ext2fs_crc32_be(crc1, b, FS_BS);
 				for (; pos != dpos; pos = NEXT(pos))
-					crc1 = ext2fs_crc32_be(crc1, jblock(pos),
+					crc1 = ext2fs_crc32_be(crc1,
+							       memio_jblock(pos),
 							       FS_BS);
 			}
 			pos = dpos;
@@ -312,8 +253,8 @@ static void prepare(const uint8_t *data, size_t size)
 	uint8_t ctl = data[0];
 
 	memio_reset();
-	jsb = jblock(0);
-	memio_touch(jmap[0] * FS_BS, FS_BS);
+	jsb = memio_jblock(0);
+	memio_touch_jblock(0);
 	if (ctl & CTL_RAW) {
 		n = left < JSB_SIZE ? left : JSB_SIZE;
 		memcpy(jsb, log, n);
@@ -339,9 +280,9 @@ static void prepare(const uint8_t *data, size_t size)
 	}
 	for (j = 1; j < JBLOCKS && left; j++) {
 		n = left < FS_BS ? left : FS_BS;
-		memcpy(jblock(j), log, n);
-		memset(jblock(j) + n, 0, FS_BS - n);
-		memio_touch(jmap[j] * FS_BS, FS_BS);
+		memcpy(memio_jblock(j), log, n);
+		memset(memio_jblock(j) + n, 0, FS_BS - n);
+		memio_touch_jblock(j);
 		log += n;
 		left -= n;
 	}
@@ -574,7 +515,7 @@ static void fuzz_one(const uint8_t *data, size_t size)
 		return;
 	ctl = data[0];
 	bad = data[1] >> 2;
-	memio_fail_reads(bad ? jmap[bad] * FS_BS : (size_t)-1);
+	memio_fail_reads(bad ? memio_jblock_off(bad) : (size_t)-1);
 	flags = ((ctl & CTL_FULL) ? RECOVER_FL_FULL_REVOKE : 0) |
 		((ctl & CTL_FORCE) ? RECOVER_FL_FORCE : 0);
 
@@ -624,13 +565,13 @@ static void fuzz_one(const uint8_t *data, size_t size)
 
 		prepare(data, size);
 		before = get_needs_recovery();
-		start = get_be32(jblock(0) + JSB_START);
+		start = get_be32(memio_jblock(0) + JSB_START);
 		run(flags, data[3] + 1U, &c);
 		if (c.err != RECOVER_ET_INTERRUPTED)
 			return;
 		FUZZ_CHECK(get_needs_recovery() == before,
 			   "an interrupted replay changed needs_recovery");
-		FUZZ_CHECK(get_be32(jblock(0) + JSB_START) == start,
+		FUZZ_CHECK(get_be32(memio_jblock(0) + JSB_START) == start,
 			   "an interrupted replay changed s_start");
 		/*
 		 * Finishing the replay gives the uninterrupted result, unless
@@ -684,7 +625,7 @@ static int convert(const char *path, unsigned int ctl)
 		fprintf(stderr, "%s: not an image made by -w\n", path);
 		return 1;
 	}
-	jsb = img + jmap[0] * FS_BS;
+	jsb = img + memio_jblock_off(0);
 	if (get_be32(jsb) != JBD2_MAGIC) {
 		fprintf(stderr, "%s: no journal superblock where -w put it\n",
 			path);
@@ -707,7 +648,7 @@ static int convert(const char *path, unsigned int ctl)
 		fwrite(jsb, 1, JSB_SIZE, stdout);
 	/* The log up to its last block that is not all zeros. */
 	for (j = 1; j < JBLOCKS; j++) {
-		const unsigned char *b = img + jmap[j] * FS_BS;
+		const unsigned char *b = img + memio_jblock_off(j);
 		unsigned int i;
 
 		for (i = 0; i < FS_BS && !b[i]; i++)
@@ -716,7 +657,7 @@ static int convert(const char *path, unsigned int ctl)
 			used = j;
 	}
 	for (j = 1; j <= used; j++)
-		fwrite(img + jmap[j] * FS_BS, 1, FS_BS, stdout);
+		fwrite(img + memio_jblock_off(j), 1, FS_BS, stdout);
 	free(img);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "memio.h"
+#include "recover_err.h"
+#include "../lib/testio.h"
 
 static struct {
 	unsigned char	*data;
@@ -23,6 +25,12 @@ static struct {
 	size_t		bad;		/* unit whose reads fail */
 	unsigned long	writes, flushes;
 } img;
+
+static struct {
+	blk64_t		*map;		/* journal block -> image block */
+	unsigned int	n;
+	unsigned int	bs;
+} jmap;
 
 int memio_create(size_t size)
 {
@@ -112,37 +120,137 @@ unsigned long memio_flushes(void)
 	return img.flushes;
 }
 
+/* ---- a filesystem in the image ------------------------------------------- */
+
+errcode_t memio_mkfs(unsigned int inodes, __u32 compat,
+		     struct ext2fs_journal_params *jp,
+		     unsigned char uuid0, unsigned char uuid_step,
+		     ext2_filsys *fsp)
+{
+	struct ext2_super_block param;
+	ext2_filsys fs;
+	unsigned int i;
+	errcode_t err;
+
+	memset(&param, 0, sizeof(param));
+	ext2fs_blocks_count_set(&param, img.size / 1024);
+	param.s_log_block_size = 0;
+	param.s_rev_level = EXT2_DYNAMIC_REV;
+	param.s_inode_size = 256;
+	param.s_inodes_count = inodes;
+	param.s_feature_compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
+				 EXT2_FEATURE_COMPAT_DIR_INDEX | compat;
+	param.s_feature_incompat = EXT2_FEATURE_INCOMPAT_FILETYPE |
+				   EXT3_FEATURE_INCOMPAT_EXTENTS |
+				   EXT4_FEATURE_INCOMPAT_64BIT |
+				   EXT4_FEATURE_INCOMPAT_FLEX_BG;
+	param.s_feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
+				    EXT2_FEATURE_RO_COMPAT_LARGE_FILE |
+				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	param.s_log_groups_per_flex = 4;
+	err = ext2fs_initialize("memory", EXT2_FLAG_64BITS, &param,
+				memio_manager, &fs);
+	if (err)
+		return err;
+	for (i = 0; i < 16; i++)
+		fs->super->s_uuid[i] = (unsigned char)(uuid0 + uuid_step * i);
+	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
+	ext2fs_init_csum_seed(fs);
+	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
+	err = ext2fs_allocate_tables(fs);
+	/* What mke2fs does too: reserved inodes, a root directory. */
+	for (i = EXT2_BAD_INO; !err && i < EXT2_FIRST_INODE(fs->super); i++)
+		if (i != EXT2_ROOT_INO)
+			ext2fs_inode_alloc_stats2(fs, i, +1, 0);
+	if (!err)
+		err = ext2fs_mkdir(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, 0);
+	if (!err)
+		err = ext2fs_add_journal_inode3(fs, jp, ~0ULL, 0);
+	if (err) {
+		ext2fs_free(fs);
+		return err;
+	}
+	*fsp = fs;
+	return 0;
+}
+
+errcode_t memio_map_journal(ext2_filsys fs, unsigned int n)
+{
+	unsigned int j;
+	errcode_t err;
+
+	free(jmap.map);
+	jmap.map = calloc(n ? n : 1, sizeof(*jmap.map));
+	jmap.n = n;
+	jmap.bs = fs->blocksize;
+	if (!jmap.map)
+		return EXT2_ET_NO_MEMORY;
+	for (j = 0; j < n; j++) {
+		err = ext2fs_bmap2(fs, EXT2_JOURNAL_INO, NULL, NULL, 0, j,
+				   NULL, &jmap.map[j]);
+		if (err)
+			return err;
+		if (!jmap.map[j] ||
+		    jmap.map[j] >= ext2fs_blocks_count(fs->super))
+			return EXT2_ET_BAD_BLOCK_NUM;
+	}
+	return 0;
+}
+
+size_t memio_jblock_off(unsigned int j)
+{
+	return (size_t)jmap.map[j] * jmap.bs;
+}
+
+unsigned char *memio_jblock(unsigned int j)
+{
+	return img.data + memio_jblock_off(j);
+}
+
+void memio_touch_jblock(unsigned int j)
+{
+	memio_touch(memio_jblock_off(j), jmap.bs);
+}
+
+errcode_t memio_close_fs(ext2_filsys fs, errcode_t err)
+{
+	if (err) {
+		ext2fs_free(fs);
+		return err;
+	}
+	return ext2fs_close_free(&fs);
+}
+
+int memio_setup(size_t size, errcode_t (*build)(void), int *verbose)
+{
+	*verbose = 0;
+	if (memio_create(size) || build())
+		return -1;
+	memio_snapshot();
+#ifndef FUZZING_ENGINE
+	*verbose = getenv("FUZZ_VERBOSE") != NULL;
+	initialize_rcvr_error_table();
+	initialize_ext2_error_table();
+#endif
+	return 0;
+}
+
 /* ---- the io_manager ---------------------------------------------------- */
 
 static errcode_t mem_open(const char *name, int flags, io_channel *channel)
 {
-	io_channel io;
-
 	(void)flags;
 	if (!img.data)
 		return EXT2_ET_BAD_DEVICE_NAME;
-	io = calloc(1, sizeof(*io));
-	if (!io)
-		return EXT2_ET_NO_MEMORY;
-	io->name = strdup(name ? name : "memory");
-	if (!io->name) {
-		free(io);
-		return EXT2_ET_NO_MEMORY;
-	}
-	io->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	io->manager = memio_manager;
-	io->block_size = 1024;
-	io->refcount = 1;
-	*channel = io;
-	return 0;
+	return testio_channel_new(memio_manager, name ? name : "memory", 1024,
+				  NULL, channel);
 }
 
 static errcode_t mem_close(io_channel io)
 {
 	if (--io->refcount > 0)
 		return 0;
-	free(io->name);
-	free(io);
+	testio_channel_free(io);
 	return 0;
 }
 

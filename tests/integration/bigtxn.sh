@@ -14,7 +14,7 @@
 #   many-FMT     60 small transactions, each logging a block and revoking
 #                the one logged three transactions before.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # desc_case FMT SIZE N
 desc_case() {
@@ -38,8 +38,7 @@ desc_case 4k-32-v1 128M 600
 for fmt in 1k-64-v3 4k-32-none; do
 	set_format "$fmt"
 	img=many-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	blocks=$(free_blocks "$img" 60)
 	i=0
 	for b in $blocks; do

@@ -11,17 +11,15 @@
 #               a commit block, which leaves s_start = 0
 # and a fresh filesystem with an external journal.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 
-	# shellcheck disable=SC2086
-	mkimg "fresh-$fmt.img" 16M $FMT_MKFS
+	mkimg_fmt "fresh-$fmt.img"
 	oracle_compare -e 0 "fresh-$fmt.img"
 
-	# shellcheck disable=SC2086
-	mkimg "replayed-$fmt.img" 16M $FMT_MKFS
+	mkimg_fmt "replayed-$fmt.img"
 	std_workload "replayed-$fmt.img"
 	run e2fsck -y -E journal_only "replayed-$fmt.img" ||
 		die "e2fsck could not replay the journal"
@@ -29,8 +27,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	# A replayed journal keeps its old log; logdump -O shows it.
 	assert_readonly -i "replayed-$fmt.img"
 
-	# shellcheck disable=SC2086
-	mkimg "uncommitted-$fmt.img" 16M $FMT_MKFS
+	mkimg_fmt "uncommitted-$fmt.img"
 	mkdata u.bin "$FMT_BS" 2 -s 21
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "uncommitted-$fmt.img" 2)

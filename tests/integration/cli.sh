@@ -6,7 +6,7 @@
 # (8) that writes nothing, and a filesystem without a journal needs nothing
 # (0) -- e2fsck -E journal_only leaves it alone too.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 
@@ -44,11 +44,7 @@ mkimg nojournal.img 16M $FMT_MKFS -O ^has_journal
 oracle_compare -e 0 nojournal.img
 
 # An external journal device that is not the filesystem's (another UUID).
-# shellcheck disable=SC2086
-mkimg_ext ext.img 16M ext.jdev 4M $FMT_MKFS
-JO_EXT=ext.jdev
-std_workload ext.img
-JO_EXT=
+std_external ext.img ext.jdev
 mkjdev other.jdev 4M 4096 9e8d7c6b-5a49-4838-a726-15f4e3d2c1b0
 before=$(state_of ext.img other.jdev)
 expect_rc 8 "the wrong external journal" -j other.jdev ext.img

@@ -29,16 +29,7 @@
 #                      e2fsck writes it, growing the image; jrecover refuses
 #                      before writing anything (8)
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
-
-# jblk_off IMG N: byte offset in IMG of journal block N.
-jblk_off() {
-	_jb=$(debugfs -R "bmap <8> $2" "$1" 2>/dev/null)
-	case $_jb in
-	''|*[!0-9]*) die "cannot map journal block $2 of $1" ;;
-	esac
-	say $((_jb * $(img_bs "$1")))
-}
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # three_txns IMG [revoke]: the three transactions described above (T2
 # revokes A0 instead of logging, with "revoke").
@@ -65,15 +56,13 @@ flip() {
 for csum in v2 v3; do
 	set_format 4k-64-$csum
 	img=data-csum-$csum.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	three_txns "$img"
 	flip "$img" 6 100
 	oracle_compare -e 4 "$img"
 
 	img=commit-csum-$csum.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	three_txns "$img"
 	flip "$img" 8 100
 	oracle_compare -e 4 "$img"
@@ -81,16 +70,14 @@ done
 
 set_format 1k-32-v1
 img=data-v1.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 three_txns "$img"
 flip "$img" 6 100
 oracle_compare -e 4 "$img"
 
 set_format 4k-32-none
 img=commit-none.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 three_txns "$img"
 flip "$img" 8 0 00
 oracle_compare -e 1 "$img"
@@ -98,8 +85,7 @@ oracle_compare -e 1 "$img"
 set_format 4k-64-v3
 for what in desc revoke; do
 	img=$what-csum-v3.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	if [ "$what" = revoke ]; then
 		three_txns "$img" revoke
 	else
@@ -112,16 +98,14 @@ for what in desc revoke; do
 done
 
 img=jsb-csum-v3.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 three_txns "$img"
 flip "$img" 0 600
 oracle_compare -e 8 -E 1 "$img"
 
 set_format 4k-64-none
 img=past-end.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 three_txns "$img"
 # The first tag of T2's descriptor (journal block 5, after the 12-byte
 # header) gets block 4112 of a 4096-block filesystem.

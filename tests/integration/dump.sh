@@ -18,13 +18,12 @@
 #          two blocks must be as the reset left them (but for s_wtime,
 #          s_kbytes_written and the superblock checksum).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-64-none 4k-64-v1 4k-32-v2; do
 	set_format "$fmt"
 	img=dump-same-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	debugfs -R "dump <8> dump-same-$fmt.journal" "$img" 2>/dev/null
 	[ -s "dump-same-$fmt.journal" ] || die "debugfs did not dump the journal"
@@ -38,15 +37,11 @@ for fmt in 4k-64-none 1k-32-none; do
 	set_format "$fmt"
 	case=dump-reset-$fmt
 	img=$case.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	debugfs -R "dump <8> $case.journal" "$img" 2>/dev/null
 	[ -s "$case.journal" ] || die "debugfs did not dump the journal"
-	NCASES=$((NCASES + 1))
-	nfail=$NFAIL
-	say ""
-	say "=== case $case: jrecover -j DUMP after the journal was reset"
+	case_begin "$case" "jrecover -j DUMP after the journal was reset"
 	show_journal "$img"
 
 	copy_img "$img" "$case.e2fsck.img"
@@ -83,14 +78,12 @@ for fmt in 4k-64-none 1k-32-none; do
 				"(superblock or journal superblock)" ;;
 		esac
 	done
-	if [ "$NFAIL" -eq "$nfail" ]; then
-		say "=== case $case: ok"
-	else
+	if [ "$NFAIL" -ne "$_failed_before" ]; then
 		say "\$ imgcmp -s -J $(jsb_offset "$img") $case.reset.img $case.jrecover.img"
 		"$IMGCMP" -s -J "$(jsb_offset "$img")" "$case.reset.img" \
 			"$case.jrecover.img" | sed 's/^/    /'
-		say "=== case $case: FAILED"
 	fi
+	case_end
 done
 
 end_test

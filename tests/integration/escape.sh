@@ -9,13 +9,12 @@
 # visibly.  Every checksum variant, since the data checksums (v2, v3) and
 # v1's commit checksum cover the block as stored, escaped.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 4k-64-v1 4k-64-v2 4k-64-v3 1k-32-v3 1k-32-none; do
 	set_format "$fmt"
 	img=escape-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 16)
 	mkdata e1.bin "$FMT_BS" 3 -s 501 -m

@@ -9,17 +9,13 @@
 # after the device's ext2 superblock: block 2 with 1 KiB blocks, block 1
 # otherwise.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 4k-64-v3 1k-32-v2 4k-32-v1; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
-	# shellcheck disable=SC2086
-	mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-	JO_EXT=$jdev
-	std_workload "$img"
-	JO_EXT=
+	std_external "$img" "$jdev"
 	oracle_compare -e "$(std_expect)" "$img" "$jdev"
 done
 
@@ -27,11 +23,7 @@ done
 set_format 4k-64-v3
 img=ext-replayed.img
 jdev=ext-replayed.jdev
-# shellcheck disable=SC2086
-mkimg_ext "$img" 16M "$jdev" 4M $FMT_MKFS
-JO_EXT=$jdev
-std_workload "$img"
-JO_EXT=
+std_external "$img" "$jdev"
 run e2fsck -y -E journal_only -j "$jdev" "$img" || die "e2fsck could not replay"
 oracle_compare -e 0 "$img" "$jdev"
 

@@ -27,7 +27,7 @@
 # problem for fsck to look at, hence exit 4.  s_errno is poked by hand, so
 # those cases use journals without checksums (no superblock checksum to fix).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # set_errno IMG ERRNO-HEX: write the journal superblock's s_errno.
 set_errno() {
@@ -38,22 +38,19 @@ for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 
 	img=needs-recovery-empty-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	printf 'feature needs_recovery\n' | dfs_quiet "$img"
 	oracle_compare -e 1 "$img"
 
 	img=needs-recovery-replayed-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	run e2fsck -y -E journal_only "$img" || die "e2fsck could not replay"
 	printf 'feature needs_recovery\n' | dfs_quiet "$img"
 	oracle_compare -e 1 "$img"
 
 	img=log-without-flag-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	std_workload "$img"
 	printf 'feature -needs_recovery\n' | dfs_quiet "$img"
 	oracle_compare -e 8 "$img"
@@ -87,21 +84,18 @@ done
 
 set_format 4k-64-none
 img=errno-only.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 set_errno "$img" fffffffb
 oracle_compare -e 4 "$img"
 
 img=errno-needs-recovery.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 printf 'feature needs_recovery\n' | dfs_quiet "$img"
 set_errno "$img" fffffffb
 oracle_compare -e 4 "$img"
 
 img=errno-with-log.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 std_workload "$img"
 set_errno "$img" fffffffb
 oracle_compare -e 4 "$img"

@@ -12,15 +12,14 @@
 # transaction 1 alone and marks the filesystem as having errors.  jrecover
 # must do the same and exit 4.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for bs in 1k 4k; do
 	for bits in 32 64; do
 		for csum in none v1 v2 v3; do
 			set_format "$bs-$bits-$csum"
 			img=$bs-$bits-$csum.img
-			# shellcheck disable=SC2086
-			mkimg "$img" 16M $FMT_MKFS
+			mkimg_fmt "$img"
 			std_workload "$img"
 			oracle_compare -e "$(std_expect)" "$img"
 		done

@@ -18,7 +18,7 @@
 # a full check: jrecover followed by `e2fsck -fy` must leave what
 # `e2fsck -fy` alone leaves.
 
-. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 # full_compare CASE: e2fsck -fy of the original against jrecover's result
 # put through e2fsck -fy.  The full check stamps the time of the check.

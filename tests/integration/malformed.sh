@@ -18,18 +18,9 @@
 # this test expects yet (reported, see MALFORMED.md): they fail until the
 # library changes.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
-
-# jblk_off IMG N: byte offset in IMG of journal block N.
-jblk_off() {
-	_jo=$(debugfs -R "bmap <8> $2" "$1" 2>/dev/null)
-	case $_jo in
-	''|*[!0-9]*) die "cannot map journal block $2 of $1" ;;
-	esac
-	say $((_jo * $(img_bs "$1")))
-}
+need_built "$JWRITE"
 
 # jpoke IMG N OFFSET HEX: overwrite bytes of journal block N.
 jpoke() {

@@ -16,7 +16,7 @@
 # overwrites the superblock itself with a logged copy, which must not lose
 # the flag and journal updates that follow.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # file_blocks IMG PATH: the blocks of a file, one a line.
 file_blocks() {
@@ -26,8 +26,7 @@ file_blocks() {
 for fmt in 4k-64-v3 1k-32-none 1k-64-v2 4k-32-none; do
 	set_format "$fmt"
 	img=meta-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	mkdata f1.dat "$FMT_BS" 40 -s 701
 	mkdata f1b.dat "$FMT_BS" 3 -s 703
 	mkdata f2.dat "$FMT_BS" 25 -s 702

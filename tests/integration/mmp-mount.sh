@@ -10,12 +10,12 @@
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 need_loop_mounts
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$JWRITE"
 MMPPEER=$top_builddir/tests/integration/mmppeer
-[ -x "$MMPPEER" ] || die "$MMPPEER not built: run the tests with 'make check'"
+need_built "$MMPPEER"
 
 # Can this machine loop-mount an ext4 image at all?
 mkimg probe.img 16M

@@ -43,13 +43,11 @@
 # The cases run side by side: most of their time is libext2fs's sleeping.
 # The loop mount of a replayed image is in mmp-mount.sh.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 MMPPEER=$top_builddir/tests/integration/mmppeer
 MMPSLOW=$top_builddir/tests/integration/mmpslow
-[ -x "$MMPPEER" ] && [ -x "$MMPSLOW" ] ||
-	die "mmppeer or mmpslow not built: run the tests with 'make check'"
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$MMPPEER" "$MMPSLOW" "$JWRITE"
 
 SEQ_CLEAN=ff4d4d50
 SEQ_FSCK=e24d4d50
@@ -405,10 +403,7 @@ case_signal() {
 	cd j || exit 1
 	$DEFSIG "$JRECOVER" x.img > ../out 2> ../err &
 	_pid=$!
-	until grep -q "MMP: waiting" ../err 2>/dev/null; do
-		kill -0 "$_pid" 2>/dev/null || break
-		sleep 0.05
-	done
+	wait_for_text "$_pid" ../err "MMP: waiting"
 	_t0=$(date +%s)
 	sleep 1
 	kill -"$1" "$_pid"
@@ -427,25 +422,33 @@ case_signal() {
 	exit "$NFAIL"
 }
 
+# slow_start OUT: mmpslow replays j/x.img in the background (_pid; 500 ms a
+# progress call), its output in OUT; returns once it is replaying.
+# slow_end OUT: wait for it (its status in _rc) and show OUT.
+slow_start() {
+	cd j || exit 1
+	"$MMPSLOW" 500 x.img > "../$1" 2>&1 &
+	_pid=$!
+	wait_for_text "$_pid" "../$1" replaying
+}
+
+slow_end() {
+	wait "$_pid"
+	_rc=$?
+	cd .. || exit 1
+	sed 's/^/    /' "$1"
+}
+
 # mmpslow: the replay takes 11 progress calls x 500 ms.
 case_slow() {
 	in_case slow
-	cd j || exit 1
-	"$MMPSLOW" 500 x.img > ../slow.out 2>&1 &
-	_pid=$!
-	until grep -q replaying ../slow.out 2>/dev/null; do
-		kill -0 "$_pid" 2>/dev/null || break
-		sleep 0.05
-	done
+	slow_start slow.out
 	_s1=$(mmp_get x.img sequence)
 	_t1=$(mmp_get x.img time)
 	sleep 2.5
 	_s2=$(mmp_get x.img sequence)
 	_t2=$(mmp_get x.img time)
-	wait "$_pid"
-	_rc=$?
-	cd .. || exit 1
-	sed 's/^/    /' slow.out
+	slow_end slow.out
 	say "    MMP block during the replay: $_s1 at $_t1, then $_s2 at $_t2"
 	[ "$_rc" -eq 0 ] || fail "slow: the replay failed"
 	[ "$_s1" = "$SEQ_FSCK" ] && [ "$_s2" = "$SEQ_FSCK" ] ||
@@ -473,18 +476,9 @@ case_stop() {
 
 case_takeover() {
 	in_case takeover
-	cd j || exit 1
-	"$MMPSLOW" 500 x.img > ../take.out 2>&1 &
-	_pid=$!
-	until grep -q replaying ../take.out 2>/dev/null; do
-		kill -0 "$_pid" 2>/dev/null || break
-		sleep 0.05
-	done
+	slow_start take.out
 	"$MMPPEER" x.img set 0x42 othernode otherdev
-	wait "$_pid"
-	_rc=$?
-	cd .. || exit 1
-	sed 's/^/    /' take.out
+	slow_end take.out
 	[ "$_rc" -eq 1 ] || fail "takeover: the replay did not fail"
 	grep -q "result=MMP:_filesystem_still_in_use .*released=0 seq=0x00000042 node=othernode" \
 		take.out || fail "takeover: not stopped with EXT2_ET_MMP_CHANGE_ABORT"

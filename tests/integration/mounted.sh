@@ -11,12 +11,12 @@
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 need_loop_mounts
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$JWRITE"
 HOLDEXCL=$top_builddir/tests/integration/holdexcl
-[ -x "$HOLDEXCL" ] || die "$HOLDEXCL not built: run the tests with 'make check'"
+need_built "$HOLDEXCL"
 
 # mount_ro IMG OPTS: IMG mounted read-only (skipped where that fails).
 mount_ro() {

@@ -16,7 +16,7 @@
 # e2fsck stamps the released inodes with its clock, so both e2fsck runs get
 # the same fixed one (E2FSCK_TIME).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 # make_orphans IMG: write f1, f2 and f3, then unlink f1 and f2 and chain
 # them into the orphan list, as the kernel leaves them.
@@ -44,55 +44,25 @@ EOS
 
 # orphan_compare IMG: the comparison described above.
 orphan_compare() {
-	_oc=${1%.img}
-	NCASES=$((NCASES + 1))
-	_oc_nfail=$NFAIL
-	say ""
-	say "=== case $_oc: e2fsck alone against jrecover, then e2fsck"
-	show_journal "$1"
+	e2fsck_alone "$1"
 	dumpe2fs -h "$1" 2>/dev/null | grep -E '^First orphan' | sed 's/^/    /'
-	copy_img "$1" "$_oc.e2fsck.img"
-	copy_img "$1" "$_oc.jrecover.img"
-	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only "$_oc.e2fsck.img"
 	grep -q 'Clearing orphaned inode' "$SCRATCH/.run.out" ||
-		fail "$_oc: e2fsck released no orphan inode: fix the test"
+		fail "$_case: e2fsck released no orphan inode: fix the test"
 	if [ "$ORACLE_ONLY" != 1 ]; then
-		jrecover "$_oc.jrecover.img"
-		[ "$RUN_RC" -eq 1 ] ||
-			fail "$_oc: jrecover exited $RUN_RC, expected 1"
-		grep -q 'Clearing orphaned' "$SCRATCH/.run.out" &&
-			fail "$_oc: jrecover released orphan inodes"
-		assert_noop "$_oc.jrecover.img"
-		NCASES=$((NCASES - 1))
-		dumpe2fs -h "$_oc.jrecover.img" 2>/dev/null |
+		alone_jrecover 'Clearing orphaned' "jrecover released orphan inodes"
+		dumpe2fs -h "$_case.jrecover.img" 2>/dev/null |
 			grep -q '^First orphan' ||
-			fail "$_oc: jrecover's result has lost its orphan list"
-		run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only \
-			"$_oc.jrecover.img"
-		say "\$ imgcmp -s $_oc.e2fsck.img $_oc.jrecover.img"
-		"$IMGCMP" -s "$_oc.e2fsck.img" "$_oc.jrecover.img" \
-			> "$SCRATCH/.cmp"
-		_crc=$?
-		sed 's/^/    /' "$SCRATCH/.cmp"
-		case $_crc in
-		0) say "    images identical (outside the skipped superblock fields)" ;;
-		1) fail "$_oc: e2fsck alone and jrecover + e2fsck differ" ;;
-		*) die "imgcmp failed" ;;
-		esac
+			fail "$_case: jrecover's result has lost its orphan list"
+		e2fsck_after
 	fi
-	if [ "$NFAIL" -eq "$_oc_nfail" ]; then
-		say "=== case $_oc: ok"
-	else
-		say "=== case $_oc: FAILED"
-	fi
+	case_end
 }
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 
 	img=orphans-journaled-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	copy_img "$img" after.img
 	make_orphans after.img
 	blocks=$("$IMGCMP" -l "$img" after.img)
@@ -102,8 +72,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	orphan_compare "$img"
 
 	img=orphans-on-disk-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	make_orphans "$img"
 	std_workload "$img"
 	orphan_compare "$img"

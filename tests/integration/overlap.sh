@@ -14,13 +14,12 @@
 #   overlap-revokes  jw -r with 1021 blocks (two revoke blocks in a 4 KiB
 #                    32-bit journal, estimated as one), then jw -b C
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 1k-32-v3 4k-64-v2; do
 	set_format "$fmt"
 	img=overlap-both-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 4)
 	mkdata o1.bin "$FMT_BS" 1 -s 801
@@ -38,8 +37,7 @@ done
 
 set_format 4k-32-none
 img=overlap-revokes.img
-# shellcheck disable=SC2086
-mkimg "$img" 16M $FMT_MKFS
+mkimg_fmt "$img"
 all=$(free_blocks "$img" 1022)
 # shellcheck disable=SC2086
 set -- $all

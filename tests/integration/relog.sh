@@ -17,15 +17,14 @@
 # in a 4 KiB 64-bit CSUM_V3 journal and a 1 KiB 32-bit one without
 # checksums; then failed data checksums on relogged blocks (below).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-v3 1k-32-none; do
 	set_format "$fmt"
 
 	for last in log revoke; do
 		img=relog-last-$last-$fmt.img
-		# shellcheck disable=SC2086
-		mkimg "$img" 16M $FMT_MKFS
+		mkimg_fmt "$img"
 		# shellcheck disable=SC2046
 		set -- $(free_blocks "$img" 8)
 		b=$3
@@ -50,8 +49,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	for relog in no yes; do
 		img=same-txn-$fmt.img
 		[ "$relog" = yes ] && img=same-txn-relog-$fmt.img
-		# shellcheck disable=SC2086
-		mkimg "$img" 16M $FMT_MKFS
+		mkimg_fmt "$img"
 		# shellcheck disable=SC2046
 		set -- $(free_blocks "$img" 4)
 		b=$2
@@ -72,8 +70,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	done
 
 	img=revoke-many-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	all=$(free_blocks "$img" 2000)
 	# shellcheck disable=SC2086
 	set -- $all
@@ -92,8 +89,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	oracle_block "$img" "${10}" m3.bin 4
 
 	img=revoke-unlogged-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 6)
 	mkdata u1.bin "$FMT_BS" 2 -s 401

@@ -25,16 +25,9 @@
 #
 # Comparisons leave out s_wtime, s_kbytes_written and s_checksum (imgcmp -s).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-CRASHRUN=$top_builddir/tests/crash/crashrun
-[ -x "$CRASHRUN" ] || die "$CRASHRUN not built: run the tests with 'make check'"
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
-
-# field VAR LINE: the value of VAR=... in crashrun's summary line
-field() {
-	say "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
+need_built "$CRASHRUN" "$JWRITE"
 
 # jstart IMG: the journal's s_start, as jrecover -i reports it
 jstart() {
@@ -93,9 +86,9 @@ for flags in "" -F; do
 	run "$CRASHRUN" $flags count.img
 	[ "$RUN_RC" -eq 0 ] || die "crashrun $flags exited $RUN_RC"
 	sum=$(tail -n 1 "$SCRATCH/.run.out")
-	[ "$(field outcome "$sum")" = recovered ] ||
-		die "crashrun $flags: the replay's outcome is $(field outcome "$sum"), not recovered"
-	calls=$(field progress "$sum")
+	[ "$(crashrun_field outcome "$sum")" = recovered ] ||
+		die "crashrun $flags: the replay's outcome is $(crashrun_field outcome "$sum"), not recovered"
+	calls=$(crashrun_field progress "$sum")
 	[ "$calls" -gt 3 ] || die "only $calls progress calls"
 	say "crashrun $flags: $calls progress calls"
 	n=1
@@ -105,21 +98,21 @@ for flags in "" -F; do
 		copy_img small.img "$t"
 		run "$CRASHRUN" $flags -s "$n" "$t"
 		sum=$(tail -n 1 "$SCRATCH/.run.out")
-		[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
-			fail "stop at call $n$flags: recover_replay returned $(field result "$sum")"
-		[ "$(field outcome "$sum")" = interrupted ] ||
-			fail "stop at call $n$flags: the replay's outcome is $(field outcome "$sum"), not interrupted"
-		[ "$(field needs_recovery "$sum")" = 1 ] ||
+		[ "$(crashrun_field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+			fail "stop at call $n$flags: recover_replay returned $(crashrun_field result "$sum")"
+		[ "$(crashrun_field outcome "$sum")" = interrupted ] ||
+			fail "stop at call $n$flags: the replay's outcome is $(crashrun_field outcome "$sum"), not interrupted"
+		[ "$(crashrun_field needs_recovery "$sum")" = 1 ] ||
 			fail "stop at call $n$flags: the journal no longer needs recovery"
 		# Nothing written (the scan writes nothing): the image is as
 		# it was.
-		if [ "$(field events "$sum")" = 0 ] &&
+		if [ "$(crashrun_field events "$sum")" = 0 ] &&
 		   ! cmp -s "$t" small.img; then
 			fail "stop at call $n$flags: nothing was written, yet the image changed"
 		fi
-		[ "$(field flushes "$sum")" = 0 ] ||
+		[ "$(crashrun_field flushes "$sum")" = 0 ] ||
 			fail "stop at call $n$flags: the replay went on to flush"
-		[ "$(field events "$sum")" = 0 ] || partial=$((partial + 1))
+		[ "$(crashrun_field events "$sum")" = 0 ] || partial=$((partial + 1))
 		finish "$t" "stop at call $n$flags"
 		rm -f "$t"
 		n=$((n + 1))
@@ -194,13 +187,7 @@ interrupt() {
 	$DEFSIG "$JRECOVER" $_p "$_t" > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 	_pid=$!
 	if [ -n "$_wait" ]; then
-		_i=0
-		while ! grep -q "$_wait" "$SCRATCH/.sig.err" 2>/dev/null; do
-			kill -0 "$_pid" 2>/dev/null || break
-			_i=$((_i + 1))
-			[ "$_i" -lt 20000 ] || break
-			sleep 0.005
-		done
+		wait_for_text "$_pid" "$SCRATCH/.sig.err" "$_wait" 20000 0.005
 	else
 		wait_open "$_pid" "$(pwd -P)/$_t"
 	fi
@@ -245,13 +232,7 @@ copy_img big.img sig-undo.img
 rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err" sig.undo
 $DEFSIG "$JRECOVER" -p -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 pid=$!
-i=0
-while ! grep -q replay "$SCRATCH/.sig.err" 2>/dev/null; do
-	kill -0 "$pid" 2>/dev/null || break
-	i=$((i + 1))
-	[ "$i" -lt 20000 ] || break
-	sleep 0.005
-done
+wait_for_text "$pid" "$SCRATCH/.sig.err" replay 20000 0.005
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
@@ -287,17 +268,17 @@ say "=== case save stopped at the third piece"
 run "$CRASHRUN" -S "$SCRATCH/full.dump" big.img
 sum=$(tail -n 1 "$SCRATCH/.run.out")
 [ "$RUN_RC" -eq 0 ] || fail "save: crashrun -S exited $RUN_RC"
-[ "$(field progress "$sum")" -eq 32 ] ||
-	fail "save: $(field progress "$sum") progress calls for 32 pieces of 4 MiB"
+[ "$(crashrun_field progress "$sum")" -eq 32 ] ||
+	fail "save: $(crashrun_field progress "$sum") progress calls for 32 pieces of 4 MiB"
 [ "$(stat -c %s "$SCRATCH/full.dump" 2>/dev/null)" = $((128 << 20)) ] ||
 	fail "save: the dump is not the 128 MiB journal"
 rm -f "$SCRATCH/full.dump"
 before=$(sha256sum < big.img)
 run "$CRASHRUN" -S "$SCRATCH/part.dump" -s 3 big.img
 sum=$(tail -n 1 "$SCRATCH/.run.out")
-[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
-	fail "save: stopped at piece 3, recover_save returned $(field result "$sum")"
-[ "$(field progress "$sum")" -eq 3 ] ||
+[ "$(crashrun_field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+	fail "save: stopped at piece 3, recover_save returned $(crashrun_field result "$sum")"
+[ "$(crashrun_field progress "$sum")" -eq 3 ] ||
 	fail "save: the copy went on after the progress function said stop"
 [ ! -e "$SCRATCH/part.dump" ] ||
 	fail "save: the partial copy was left behind ($(stat -c %s "$SCRATCH/part.dump") bytes)"
@@ -309,8 +290,8 @@ printf 'an older copy\n' > "$SCRATCH/old.dump"
 osum=$(sha256sum < "$SCRATCH/old.dump")
 run "$CRASHRUN" -S "$SCRATCH/old.dump" -s 3 big.img
 sum=$(tail -n 1 "$SCRATCH/.run.out")
-[ "$(field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
-	fail "save over a file: recover_save returned $(field result "$sum")"
+[ "$(crashrun_field result "$sum")" = RECOVER_ET_INTERRUPTED ] ||
+	fail "save over a file: recover_save returned $(crashrun_field result "$sum")"
 [ "$(sha256sum < "$SCRATCH/old.dump")" = "$osum" ] ||
 	fail "save over a file: the existing file was changed"
 left=$(ls -A "$SCRATCH" | grep '^\.old\.dump\.')

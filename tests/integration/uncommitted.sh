@@ -13,14 +13,13 @@
 # The uncommitted transaction is written in the same debugfs session as the
 # last committed one, right after it.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 for fmt in 4k-64-none 4k-64-v3 1k-32-v2 1k-64-v1; do
 	set_format "$fmt"
 
 	img=tail-log-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 4)
 	mkdata c1.bin "$FMT_BS" 2 -s 601
@@ -39,8 +38,7 @@ EOS
 	# wrong reason; the case only makes sense with the other formats.
 	if [ "$FMT_CSUM" != v1 ]; then
 		img=tail-revoke-$fmt.img
-		# shellcheck disable=SC2086
-		mkimg "$img" 16M $FMT_MKFS
+		mkimg_fmt "$img"
 		# shellcheck disable=SC2046
 		set -- $(free_blocks "$img" 4)
 		mkdata c1.bin "$FMT_BS" 2 -s 611
@@ -55,8 +53,7 @@ EOS
 	fi
 
 	img=tail-both-$fmt.img
-	# shellcheck disable=SC2086
-	mkimg "$img" 16M $FMT_MKFS
+	mkimg_fmt "$img"
 	# shellcheck disable=SC2046
 	set -- $(free_blocks "$img" 6)
 	mkdata c1.bin "$FMT_BS" 2 -s 621

@@ -17,9 +17,9 @@
 # inode cleared: e2fsck reads it through the backup and rewrites inode 12
 # (then moves it), and so does jrecover (without the move).
 
-. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/integration/lib.sh"
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
-[ -x "$JWRITE" ] || die "$JWRITE not built: run the tests with 'make check'"
+need_built "$JWRITE"
 
 EXT3="-O ^extent,^flex_bg,^64bit,^metadata_csum,^huge_file,^dir_nlink,^extra_isize"
 
@@ -99,48 +99,23 @@ log() {
 
 # vis_compare IMG: the comparison described above.
 vis_compare() {
-	_c=${1%.img}
-	NCASES=$((NCASES + 1))
-	_nf=$NFAIL
-	say ""
-	say "=== case $_c: e2fsck alone against jrecover, then e2fsck"
-	show_journal "$1"
-	copy_img "$1" "$_c.e2fsck.img"
-	copy_img "$1" "$_c.jrecover.img"
-	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only "$_c.e2fsck.img"
-	[ "$RUN_RC" -eq 0 ] || fail "$_c: e2fsck exited $RUN_RC, expected 0"
+	e2fsck_alone "$1"
+	[ "$RUN_RC" -eq 0 ] || fail "$_case: e2fsck exited $RUN_RC, expected 0"
 	grep -q 'Moving journal from /journal to hidden inode' \
-		"$SCRATCH/.run.out" || fail "$_c: e2fsck did not move the journal: fix the test"
+		"$SCRATCH/.run.out" || fail "$_case: e2fsck did not move the journal: fix the test"
 	# The replay happened: the first block logged changed.
-	! cmp -s "$1" "$_c.e2fsck.img" || fail "$_c: e2fsck changed nothing"
+	! cmp -s "$1" "$_case.e2fsck.img" || fail "$_case: e2fsck changed nothing"
 	[ "$(getblk "$1" "$LOG_B" | sha256sum)" != \
-	  "$(getblk "$_c.e2fsck.img" "$LOG_B" | sha256sum)" ] ||
-		fail "$_c: e2fsck did not replay block $LOG_B: fix the test"
+	  "$(getblk "$_case.e2fsck.img" "$LOG_B" | sha256sum)" ] ||
+		fail "$_case: e2fsck did not replay block $LOG_B: fix the test"
 	if [ "$ORACLE_ONLY" != 1 ]; then
-		jrecover "$_c.jrecover.img"
-		[ "$RUN_RC" -eq 1 ] || fail "$_c: jrecover exited $RUN_RC, expected 1"
-		assert_noop "$_c.jrecover.img"
-		NCASES=$((NCASES - 1))
-		[ "$(debugfs -R "stat <$VIS_INO>" "$_c.jrecover.img" 2>/dev/null |
+		alone_jrecover
+		[ "$(debugfs -R "stat <$VIS_INO>" "$_case.jrecover.img" 2>/dev/null |
 			sed -n 's/^Inode: [0-9]* *Type: \([a-z]*\).*/\1/p')" = regular ] ||
-			fail "$_c: jrecover did not leave /journal where it was"
-		run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only \
-			"$_c.jrecover.img"
-		say "\$ imgcmp -s $_c.e2fsck.img $_c.jrecover.img"
-		"$IMGCMP" -s "$_c.e2fsck.img" "$_c.jrecover.img" > "$SCRATCH/.cmp"
-		_crc=$?
-		sed 's/^/    /' "$SCRATCH/.cmp"
-		case $_crc in
-		0) say "    images identical (outside the skipped superblock fields)" ;;
-		1) fail "$_c: e2fsck alone and jrecover + e2fsck differ" ;;
-		*) die "imgcmp failed" ;;
-		esac
+			fail "$_case: jrecover did not leave /journal where it was"
+		e2fsck_after
 	fi
-	if [ "$NFAIL" -eq "$_nf" ]; then
-		say "=== case $_c: ok"
-	else
-		say "=== case $_c: FAILED"
-	fi
+	case_end
 }
 
 # One block group each: moving the journal makes e2fsck rewrite the backup

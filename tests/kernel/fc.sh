@@ -35,14 +35,14 @@
 #
 # Needs root and loop mounts; skipped (77) where the machine has neither.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "not root: cannot mount"
 for _p in mount umount losetup find sort xargs od; do
 	command -v "$_p" > /dev/null 2>&1 || skip "$_p not found"
 done
 FCWORK=$top_builddir/tests/kernel/fcwork
-[ -x "$FCWORK" ] || die "$FCWORK not built: run the tests with 'make check'"
+need_built "$FCWORK"
 if command -v jq > /dev/null 2>&1; then JQ=jq; else JQ=; fi
 
 MNT=$(mktemp -d "${TMPDIR:-/tmp}/jrecover-fc.XXXXXX") || die "mktemp failed"

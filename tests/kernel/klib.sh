@@ -2,7 +2,7 @@
 #
 # klib.sh --- journals written by this machine's kernel, for tests/kernel.
 #
-# Sourced by tests/kernel/*.sh instead of tests/integration/lib.sh (it
+# Sourced by tests/kernel/*.sh instead of tests/lib/lib.sh (it
 # sources lib.sh itself, so oracle_compare, fail, end_test, mkimg and the
 # fixed UUIDs are all there):
 #
@@ -104,7 +104,7 @@
 # Variables start with _k to stay out of the way of lib.sh's and the
 # tests' own (sh has no locals).
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 KWORK=$top_builddir/tests/kernel/kwork
 KMOUNTS=
@@ -112,7 +112,7 @@ KLOOPS=
 KPIDS=
 KJOURNALS=0
 
-[ -x "$KWORK" ] || die "$KWORK not built: run the tests with 'make check'"
+need_built "$KWORK"
 [ "$(id -u)" = 0 ] || skip "not root: cannot loop-mount"
 for _k in mount umount losetup; do
 	command -v "$_k" > /dev/null 2>&1 || skip "$_k not found"

@@ -16,7 +16,7 @@
 #                   hits; 1 KiB blocks, csum v2, the log wrapping and the
 #                   tids wrapping past 2^32 [1]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 base m4 256M -b 4096 -O 64bit,metadata_csum -J size=96

@@ -25,13 +25,10 @@
 #                   contents; in one transaction (B good then bad, C bad
 #                   then good) and in two [4]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base k4 16M -b 4096 -O ^64bit,metadata_csum
-base m1 8M -b 1024 -O 64bit,metadata_csum
-base k1 8M -b 1024 -O ^64bit,metadata_csum
+bases m4 k4 m1 k1
 
 baddata() {
 	b=$(free_of "$2")

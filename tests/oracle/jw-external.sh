@@ -16,7 +16,7 @@
 #   ext-baddesc     a bad descriptor checksum in a committed transaction:
 #                   refused [8], with -f e2fsck's result [4]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 base_ext e4 16M 4M -b 4096 -O 64bit,metadata_csum

@@ -25,7 +25,7 @@
 #   int-clean       the same, nothing to replay: nothing written [0]
 # and -j paths that are missing, under a file, not a journal, or a filesystem.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # refuse [-f] CASE TEXT...: jrecover (and with -f, jrecover -f too) on
@@ -40,9 +40,7 @@ refuse() {
 	_rc=$1
 	shift
 	for _ro in "" $_rf; do
-		NCASES=$((NCASES + 1))
-		say ""
-		say "=== case $_rc: expect jrecover ${_ro:+$_ro }to refuse (8)"
+		case_begin "$_rc" "expect jrecover ${_ro:+$_ro }to refuse (8)"
 		copy_img "$_rc.img" "$_rc.r.img"
 		copy_img "$_rc.jdev" "$_rc.r.jdev"
 		jrecover $_ro -j "$_rc.r.jdev" "$_rc.r.img"
@@ -179,9 +177,7 @@ pathcase() {
 	_pn=$1
 	_pj=$2
 	shift 2
-	NCASES=$((NCASES + 1))
-	say ""
-	say "=== case $_pn: -j $_pj"
+	case_begin "$_pn" "-j $_pj"
 	copy_img ext-nr0.img "$_pn.img"
 	_pb=$(sha256_of "$_pn.img")
 	jrecover -j "$_pj" "$_pn.img"

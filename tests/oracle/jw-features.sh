@@ -34,7 +34,7 @@
 # restored), B+1, B+603 from T2, B+604 from T3, and B+2, B+3, B+599 as
 # they were; s_sequence 5.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 shape() {

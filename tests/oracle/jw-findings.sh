@@ -31,7 +31,7 @@
 #                   is left out of the comparison).  jrecover refuses with
 #                   exit 8 ("Journal is shared by more than one filesystem").
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 base fc4 16M -b 4096 -O 64bit,metadata_csum,fast_commit

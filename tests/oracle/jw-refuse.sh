@@ -21,13 +21,10 @@
 #   rcount-uncommitted     in the uncommitted last transaction [1]
 #   rcount-after-corrupt   after a corrupt commit block ended the log [4]
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base k1 8M -b 1024 -O ^64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
+bases m4 k1 n4 n1
 
 # refused CASE: e2fsck's abandoned recovery, jrecover's refusal, then -f.
 refused() {

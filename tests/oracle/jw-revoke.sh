@@ -28,13 +28,10 @@
 # T4, Z from T9, Q from T8 (logged again after T2's revokes), R and S from
 # T6; s_sequence 11.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
-base m1 8M -b 1024 -O 64bit,metadata_csum
+bases m4 n4 n1 m1
 
 mix() {
 	b=$(free_of "$2")

@@ -33,12 +33,10 @@
 #                  refuses [8]; with -f it replays [1], compared without
 #                  s_lastcheck.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
-base m4 16M -b 4096 -O 64bit,metadata_csum
+bases n4 n1 m4
 
 # v1 CASE BASE [nrusers 0]
 v1() {

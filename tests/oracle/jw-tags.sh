@@ -33,13 +33,10 @@
 #                     with zeros: the magic is written over its first 4
 #                     bytes all the same
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
-base m1 8M -b 1024 -O 64bit,metadata_csum
+bases m4 n4 n1 m1
 
 # --- escaped blocks ----------------------------------------------------------
 

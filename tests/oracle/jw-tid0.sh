@@ -16,7 +16,7 @@
 #   txn S: B   txn S+1: B+1   txn S+2: B+2   txn S+3: B+3
 # and the commit of the transaction with tid BAD fails its checksum.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # shape CASE BASE FEATURES S BAD
@@ -38,8 +38,7 @@ shape() {
 	} | jcase "$1" "$2"
 }
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
+bases m4 n4
 bm=$(free_of m4)
 bn=$(free_of n4)
 

@@ -22,7 +22,7 @@
 # B+2 from S; B+3 (escaped), B+4 from S+1; B+6..B+40 from S+4;
 # s_sequence S+6.
 
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/oracle/oracle.sh"
 
 # shape CASE BASE FEATURES S K: write the shape into CASE (K = 0: no wrap).
@@ -77,10 +77,7 @@ one() {
 	check "$1" "$2" "$4" "$5"
 }
 
-base m4 16M -b 4096 -O 64bit,metadata_csum
-base n4 16M -b 4096 -O ^64bit,^metadata_csum
-base n1 8M -b 1024 -O ^64bit,^metadata_csum
-base m1 8M -b 1024 -O 64bit,metadata_csum
+bases m4 n4 n1 m1
 
 # Both wraps, the log's wrap at every kind of block.
 for k in 1 2 5 6 11 16 20 54; do

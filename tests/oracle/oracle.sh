@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# oracle.sh --- what tests/oracle/*.sh add to tests/integration/lib.sh.
+# oracle.sh --- what tests/oracle/*.sh add to tests/lib/lib.sh.
 #
 # The oracle tests make their journals with tests/jwrite (shapes debugfs
 # cannot write: wrap-around, tid wrap, every feature set, escaped and UUID
@@ -8,7 +8,7 @@
 # `e2fsck -y -E journal_only` through lib.sh's oracle_compare.  Source it
 # right after lib.sh:
 #
-#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/integration/lib.sh"
+#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 #     . "$top_srcdir/tests/oracle/oracle.sh"
 #
 # A case is:
@@ -34,6 +34,29 @@ base() {
 	shift
 	mkimg "$_bn.base" "$@"
 	_set_free "$_bn"
+}
+
+# bases NAME...: the base images most cases use, by name:
+#   m4  4 KiB blocks, 64bit, metadata_csum (16M)
+#   n4  4 KiB blocks, neither                (16M)
+#   k4  4 KiB blocks, metadata_csum alone    (16M)
+#   m1, n1, k1  the same with 1 KiB blocks   (8M)
+bases() {
+	for _bs in "$@"; do
+		case $_bs in
+		?4) _bsz="16M -b 4096" ;;
+		?1) _bsz="8M -b 1024" ;;
+		*) die "bases: no base image $_bs" ;;
+		esac
+		case $_bs in
+		m?) _bo=64bit,metadata_csum ;;
+		n?) _bo=^64bit,^metadata_csum ;;
+		k?) _bo=^64bit,metadata_csum ;;
+		*) die "bases: no base image $_bs" ;;
+		esac
+		# shellcheck disable=SC2086
+		base "$_bs" $_bsz -O "$_bo"
+	done
 }
 
 # base_ext NAME SIZE JSIZE [mke2fs options]: NAME.base using the external
@@ -228,25 +251,26 @@ _e2label() {
 
 # e2blk CASE TID BLOCK...: e2fsck replayed TID's copy of each BLOCK.
 e2blk() {
-	_ec=$1
-	_et=$(($2 % 4294967296))
-	shift 2
-	for _eb; do
-		_eg=$(_e2label "$_ec" "$_eb")
-		[ "$_eg" = "4a573a20 blk=$_eb tid=$_et" ] ||
-			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's copy: fix the test"
-	done
+	_e2copy 4a573a20 "" "$@"
 }
 
 # e2esc CASE TID BLOCK...: the same for escaped blocks (magic restored).
 e2esc() {
-	_ec=$1
-	_et=$(($2 % 4294967296))
-	shift 2
+	_e2copy c03b3998 "escaped " "$@"
+}
+
+# _e2copy HEAD WHAT CASE TID BLOCK...: each BLOCK of e2fsck's result starts
+# with HEAD (hex) and TID's label.
+_e2copy() {
+	_em=$1
+	_ew=$2
+	_ec=$3
+	_et=$(($4 % 4294967296))
+	shift 4
 	for _eb; do
 		_eg=$(_e2label "$_ec" "$_eb")
-		[ "$_eg" = "c03b3998 blk=$_eb tid=$_et" ] ||
-			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's escaped copy: fix the test"
+		[ "$_eg" = "$_em blk=$_eb tid=$_et" ] ||
+			fail "$_ec: e2fsck left block $_eb as '$_eg', the test expects tid $_et's ${_ew}copy: fix the test"
 	done
 }
 

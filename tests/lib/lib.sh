@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# lib.sh --- the oracle harness shared by tests/integration/*.sh.
+# lib.sh --- the harness every shell test shares (tests/integration,
+# tests/oracle, tests/cli, tests/crash, tests/kernel).
 #
-# Sourced (POSIX sh; dash runs it) by every integration test.  A test builds
-# an image with a journal (debugfs's jo/jw/jc, or tests/jwrite), then calls
-# oracle_compare: one copy is replayed by `e2fsck -y -E journal_only`, the
-# other by jrecover, and the two results must be byte-identical except for
-# s_wtime, s_wtime_hi, s_kbytes_written and s_checksum of the primary
-# superblock (doc/testing.md, "The oracle").  Never -f: that would turn e2fsck's
+# Sourced (POSIX sh; dash runs it) as the first thing a test does:
+#     . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
+# A test builds an image with a journal (debugfs's jo/jw/jc, or
+# tests/jwrite), then calls oracle_compare: one copy is replayed by
+# `e2fsck -y -E journal_only`, the other by jrecover, and the two results
+# must be byte-identical except for s_wtime, s_wtime_hi, s_kbytes_written
+# and s_checksum of the primary superblock (doc/testing.md, "The oracle").  Never -f: that would turn e2fsck's
 # replay into a full check that repairs things.
 #
 # Environment:
@@ -34,6 +36,7 @@ JRECOVER=${JRECOVER:-$top_builddir/src/jrecover}
 JWRITE=${JWRITE:-$top_builddir/tests/jwrite/jwrite}
 IMGCMP=$top_builddir/tests/integration/imgcmp
 MKDATA=$top_builddir/tests/integration/mkdata
+CRASHRUN=$top_builddir/tests/crash/crashrun
 JRECOVER_TIMEOUT=${JRECOVER_TIMEOUT:-300}
 ORACLE_ONLY=${ORACLE_ONLY:-0}
 
@@ -43,7 +46,7 @@ FS_UUID=5d2c8f4e-1a6b-4e3f-9c07-b1e2d3f4a5b6
 JDEV_UUID=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0
 HASH_SEED=3b9ac9ff-4c1d-4f2e-8a3b-6c5d4e3f2a1b
 FAKE_TIME=1700000000
-MKE2FS_CONFIG=$top_srcdir/tests/integration/mke2fs.conf
+MKE2FS_CONFIG=$top_srcdir/tests/lib/mke2fs.conf
 E2FSCK_CONFIG=/dev/null
 export MKE2FS_CONFIG E2FSCK_CONFIG
 
@@ -69,6 +72,34 @@ die() {
 skip() {
 	say "SKIP: $*"
 	exit 77
+}
+
+# need_built PROG...: the test's own helper programs are built (make check
+# builds them; run by hand, a test says what is missing).
+need_built() {
+	for _nb in "$@"; do
+		[ -x "$_nb" ] || die "$_nb not built: run the tests with 'make check'"
+	done
+}
+
+# case_begin NAME [TITLE]: a case of the test's own (oracle_compare makes
+# its own): counted, announced in the log, and closed by case_end [NOTE],
+# which says "ok" (with NOTE) or "FAILED" from the checks failed since.
+# Sets _case = NAME.
+case_begin() {
+	_case=$1
+	_failed_before=$NFAIL
+	NCASES=$((NCASES + 1))
+	say ""
+	say "=== case $1${2:+: $2}"
+}
+
+case_end() {
+	if [ "$NFAIL" -eq "$_failed_before" ]; then
+		say "=== case $_case: ok${1:+ ($1)}"
+	else
+		say "=== case $_case: FAILED"
+	fi
 }
 
 end_test() {
@@ -172,6 +203,26 @@ copy_img() {
 same_as() {
 	cmp -s "$1" "$3" || return 1
 	[ -z "$2" ] || cmp -s "$2" "$4"
+}
+
+# crashrun_field NAME LINE: the value of NAME=... in the summary line that
+# tests/crash/crashrun prints last.
+crashrun_field() {
+	say "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# wait_for_text PID FILE PATTERN [TRIES [PAUSE]]: wait until FILE has a
+# line that matches PATTERN (grep), process PID has ended, or TRIES looks
+# PAUSE seconds apart (no limit, 0.05 s by default) have not found one.
+# Returns 0 when the line is there.
+wait_for_text() {
+	_wt=0
+	until grep -q "$3" "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || return 1
+		_wt=$((_wt + 1))
+		[ -z "${4:-}" ] || [ "$_wt" -lt "$4" ] || return 1
+		sleep "${5:-0.05}"
+	done
 }
 
 # --- loop mounts -------------------------------------------------------------
@@ -288,16 +339,21 @@ img_bs() {
 	dumpe2fs -h "$1" 2>/dev/null | sed -n 's/^Block size: *//p'
 }
 
-# jsb_offset IMG: byte offset of the internal journal's superblock.
+# jblk_off IMG N: byte offset in IMG of block N of the internal journal.
 # debugfs -c (no bitmaps read) here and in show_journal: in an image a
 # kernel left at a crash, bitmaps need not match their checksums until
 # the journal is replayed, and debugfs would not open it otherwise.
-jsb_offset() {
-	_blk=$(debugfs -c -n -R "bmap <8> 0" "$1" 2>/dev/null)
+jblk_off() {
+	_blk=$(debugfs -c -n -R "bmap <8> $2" "$1" 2>/dev/null)
 	case $_blk in
-	''|*[!0-9]*) die "cannot map the journal of $1" ;;
+	''|*[!0-9]*) die "cannot map journal block $2 of $1" ;;
 	esac
 	say $((_blk * $(img_bs "$1")))
+}
+
+# jsb_offset IMG: byte offset of the internal journal's superblock.
+jsb_offset() {
+	jblk_off "$1" 0
 }
 
 # jdev_sb_offset JDEV: byte offset of an external journal's superblock,
@@ -397,6 +453,12 @@ set_format() {
 	FMT_MKFS="-b $FMT_BS -O $_o"
 }
 
+# mkimg_fmt IMG: a 16 MiB image (mkimg) in the current format (set_format).
+mkimg_fmt() {
+	# shellcheck disable=SC2086
+	mkimg "$1" 16M $FMT_MKFS
+}
+
 # --- debugfs's journal writer ------------------------------------------------
 
 # Output of debugfs that means a command failed (debugfs itself exits 0).
@@ -420,15 +482,10 @@ dfs_quiet() {
 # session to -b alone or -r alone: debugfs reserves too little room for a jw
 # with both and the next transaction overwrites its commit block.
 jsession() {
-	cat > "$SCRATCH/.dfs.cmds"
+	cat > "$SCRATCH/.dfs.session"
 	say "debugfs -w $1:"
-	sed 's/^/    > /' "$SCRATCH/.dfs.cmds"
-	E2FSPROGS_FAKE_TIME=$FAKE_TIME debugfs -w -f "$SCRATCH/.dfs.cmds" "$1" \
-		> "$SCRATCH/.dfs.out" 2>&1
-	if grep -E -q "$DFS_ERRORS" "$SCRATCH/.dfs.out"; then
-		sed 's/^/    /' "$SCRATCH/.dfs.out"
-		die "debugfs failed on $1"
-	fi
+	sed 's/^/    > /' "$SCRATCH/.dfs.session"
+	dfs_quiet "$1" < "$SCRATCH/.dfs.session"
 }
 
 # jtxn IMG JW-ARGS...: one transaction in a session of its own:
@@ -472,6 +529,16 @@ std_workload() {
 # The jrecover exit status std_workload calls for in the current format.
 std_expect() {
 	if [ "$FMT_CSUM" = v1 ]; then say 4; else say 1; fi
+}
+
+# std_external IMG JDEV: an image of the current format (set_format) with
+# the external journal JDEV, and std_workload written to that journal.
+std_external() {
+	# shellcheck disable=SC2086
+	mkimg_ext "$1" 16M "$2" 4M $FMT_MKFS
+	JO_EXT=$2
+	std_workload "$1"
+	JO_EXT=
 }
 
 # show_journal IMG [JDEV]: what the test made, for the log.
@@ -549,16 +616,11 @@ oracle_compare() {
 	done
 	_img=$1
 	_jdev=${2:-}
-	_case=${_img%.img}
+	case_begin "${_img%.img}" "expect jrecover $_exp, e2fsck $_expf"
 	_a=$_case.e2fsck.img
 	_b=$_case.jrecover.img
 	_aj=
 	_bj=
-	_failed_before=$NFAIL
-	NCASES=$((NCASES + 1))
-
-	say ""
-	say "=== case $_case: expect jrecover $_exp, e2fsck $_expf"
 	show_journal "$_img" "$_jdev"
 
 	copy_img "$_img" "$_a"
@@ -589,7 +651,7 @@ oracle_compare() {
 	if [ "$ORACLE_ONLY" = 1 ]; then
 		run e2fsck -fn ${_aj:+-j "$_aj"} "$_a"
 		say "(e2fsck -fn of the e2fsck result exited $RUN_RC; report only)"
-		_case_end
+		case_end
 		return
 	fi
 
@@ -619,39 +681,21 @@ oracle_compare() {
 	if [ "$_exp" -eq 8 ]; then
 		same_as "$_b" "$_bj" "$_img" "$_jdev" ||
 			fail "$_case: jrecover exited 8 but changed the image"
-		_case_end
+		case_end
 		return
 	fi
 
 	# The comparison.
 	if [ -n "$_jdev" ]; then
-		say "\$ imgcmp -s$_skipx $_a $_b"
 		# shellcheck disable=SC2086
-		"$IMGCMP" -s $_skipx "$_a" "$_b" > "$SCRATCH/.cmp"
+		imgcmp_case "$_case: jrecover's image differs from e2fsck's" \
+			"$_a" "$_b" -s $_skipx
+		imgcmp_case "$_case: jrecover's external journal differs from e2fsck's" \
+			"$_aj" "$_bj" -J "$_jsb"
 	else
-		say "\$ imgcmp -s$_skipx -J $_jsb $_a $_b"
 		# shellcheck disable=SC2086
-		"$IMGCMP" -s $_skipx -J "$_jsb" "$_a" "$_b" > "$SCRATCH/.cmp"
-	fi
-	_crc=$?
-	sed 's/^/    /' "$SCRATCH/.cmp"
-	case $_crc in
-	0) say "    images identical (outside the skipped superblock fields)" ;;
-	1) fail "$_case: jrecover's image differs from e2fsck's"
-	   _show_sb_diff "$_a" "$_b" ;;
-	*) die "imgcmp failed on $_a $_b" ;;
-	esac
-	if [ -n "$_jdev" ]; then
-		say "\$ imgcmp -J $_jsb $_aj $_bj"
-		"$IMGCMP" -J "$_jsb" "$_aj" "$_bj" > "$SCRATCH/.cmp"
-		_crc=$?
-		sed 's/^/    /' "$SCRATCH/.cmp"
-		case $_crc in
-		0) say "    external journals identical" ;;
-		1) fail "$_case: jrecover's external journal differs from e2fsck's"
-		   _show_sb_diff "$_aj" "$_bj" ;;
-		*) die "imgcmp failed on $_aj $_bj" ;;
-		esac
+		imgcmp_case "$_case: jrecover's image differs from e2fsck's" \
+			"$_a" "$_b" -s $_skipx -J "$_jsb"
 	fi
 
 	# LIBRECOVER_DEBUG=full_revoke keeps every revoke record, as the kernel
@@ -698,21 +742,35 @@ oracle_compare() {
 	run e2fsck -fn ${_bj:+-j "$_bj"} "$_b"
 	[ "$RUN_RC" -eq "$_fa" ] ||
 		fail "$_case: e2fsck -fn exits $RUN_RC on jrecover's result, $_fa on e2fsck's"
-	_case_end
+	case_end
+}
+
+# imgcmp_case MESSAGE A B [imgcmp options]: compare two images (or journal
+# devices) with imgcmp, shown in the log.  A difference fails the case with
+# MESSAGE and shows where the superblocks differ; imgcmp's own failure ends
+# the test.  Returns 0 when they are the same.
+imgcmp_case() {
+	_im=$1
+	_ia=$2
+	_ib=$3
+	shift 3
+	say "\$ imgcmp $* $_ia $_ib"
+	"$IMGCMP" "$@" "$_ia" "$_ib" > "$SCRATCH/.cmp"
+	_crc=$?
+	sed 's/^/    /' "$SCRATCH/.cmp"
+	case $_crc in
+	0) say "    identical (outside the fields left out)" ;;
+	1) fail "$_im"
+	   _show_sb_diff "$_ia" "$_ib"
+	   return 1 ;;
+	*) die "imgcmp failed on $_ia $_ib" ;;
+	esac
 }
 
 # After -i or -n wrote to the copy, restore it so the replay starts clean.
 copy_back() {
 	copy_img "$_img" "$_b"
 	[ -n "$_jdev" ] && copy_img "$_jdev" "$_bj"
-}
-
-_case_end() {
-	if [ "$NFAIL" -eq "$_failed_before" ]; then
-		say "=== case $_case: ok"
-	else
-		say "=== case $_case: FAILED"
-	fi
 }
 
 # The superblock fields of both results side by side, where they differ.
@@ -724,6 +782,45 @@ _show_sb_diff() {
 	say "    dumpe2fs -h, e2fsck's result (-) against jrecover's (+):"
 	diff -u "$SCRATCH/.sb.a" "$SCRATCH/.sb.b" | sed -n '3,$p' |
 		sed 's/^/    /'
+}
+
+# e2fsck_alone IMG [TITLE]: begin a case (CASE = IMG without .img) for an
+# image where e2fsck -E journal_only does more than replay (it releases
+# orphan inodes, moves a visible journal), so that the comparison is
+# e2fsck alone against jrecover followed by e2fsck: shows the journal,
+# makes CASE.e2fsck.img and CASE.jrecover.img, and replays the first with
+# e2fsck (its output stays in $SCRATCH/.run.out for the test to check).
+# Then the test runs alone_jrecover and its own checks, calls
+# e2fsck_after, and ends the case with case_end.
+e2fsck_alone() {
+	case_begin "${1%.img}" "${2:-e2fsck alone against jrecover, then e2fsck}"
+	show_journal "$1"
+	copy_img "$1" "$_case.e2fsck.img"
+	copy_img "$1" "$_case.jrecover.img"
+	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only "$_case.e2fsck.img"
+}
+
+# alone_jrecover [PATTERN MESSAGE]: after e2fsck_alone, jrecover replays
+# CASE.jrecover.img (exit 1) without printing a line that matches PATTERN
+# (grep; MESSAGE says what such a line would mean), and a second run finds
+# nothing to do (assert_noop, not counted as a case of its own).
+alone_jrecover() {
+	jrecover "$_case.jrecover.img"
+	[ "$RUN_RC" -eq 1 ] || fail "$_case: jrecover exited $RUN_RC, expected 1"
+	if [ -n "${1:-}" ] && grep -q "$1" "$SCRATCH/.run.out"; then
+		fail "$_case: $2"
+	fi
+	assert_noop "$_case.jrecover.img"
+	NCASES=$((NCASES - 1))
+}
+
+# e2fsck_after: e2fsck -E journal_only on CASE.jrecover.img (its output in
+# $SCRATCH/.run.out), whose result must be the same as e2fsck's alone.
+e2fsck_after() {
+	run env E2FSCK_TIME=$FAKE_TIME e2fsck -y -E journal_only \
+		"$_case.jrecover.img"
+	imgcmp_case "$_case: e2fsck alone and jrecover + e2fsck differ" \
+		"$_case.e2fsck.img" "$_case.jrecover.img" -s
 }
 
 # assert_noop IMG [JDEV]: jrecover finds nothing to do (exit 0) and leaves
