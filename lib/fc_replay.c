@@ -967,28 +967,22 @@ static int apply(void *data, const struct fc_tag *t, int valid)
 {
 	struct fcr *c = data;
 
+	/* What each record changes; PAD, TAIL and HEAD change nothing. */
+	static errcode_t (*const replay_tag[])(struct fcr *,
+					       const struct fc_tag *) = {
+		[FC_TAG_ADD_RANGE]	= replay_add_range,
+		[FC_TAG_DEL_RANGE]	= replay_del_range,
+		[FC_TAG_CREAT]		= replay_create,
+		[FC_TAG_LINK]		= replay_link,
+		[FC_TAG_UNLINK]		= replay_unlink,
+		[FC_TAG_INODE]		= replay_inode,
+	};
+
 	if (!valid)
 		return 1;
-	switch (t->tag) {
-	case FC_TAG_INODE:
-		c->err = replay_inode(c, t);
-		break;
-	case FC_TAG_ADD_RANGE:
-		c->err = replay_add_range(c, t);
-		break;
-	case FC_TAG_DEL_RANGE:
-		c->err = replay_del_range(c, t);
-		break;
-	case FC_TAG_CREAT:
-		c->err = replay_create(c, t);
-		break;
-	case FC_TAG_LINK:
-		c->err = replay_link(c, t);
-		break;
-	case FC_TAG_UNLINK:
-		c->err = replay_unlink(c, t);
-		break;
-	}
+	if (t->tag < sizeof(replay_tag) / sizeof(replay_tag[0]) &&
+	    replay_tag[t->tag])
+		c->err = replay_tag[t->tag](c, t);
 	c->applied++;
 	return c->err != 0;
 }

@@ -53,7 +53,6 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	fate = malloc(r->ntags);
 	if (!fate)
 		return ENOMEM;
-	memset(&last, 0, sizeof(last));
 	err = rtable_init(&last, r->ntags);
 	if (err)
 		goto out;

@@ -112,7 +112,6 @@ static errcode_t classify(struct replay *p)
 	int added;
 	errcode_t err;
 
-	memset(&last, 0, sizeof(last));
 	err = rtable_init(&last, r->ntags);
 	if (err)
 		return err;
