@@ -32,6 +32,7 @@ static unsigned int debug_mask(void)
 {
 	static const struct { const char *name; unsigned int bit; } names[] = {
 		{ "full_revoke", RECOVER_DEBUG_FULL_REVOKE },
+		{ "no_readahead", RECOVER_DEBUG_NO_READAHEAD },
 	};
 	const char *s = secure_getenv("LIBRECOVER_DEBUG");
 	unsigned int mask = 0;
@@ -109,6 +110,7 @@ static errcode_t new_handle(const struct recover_options *opts,
 			    struct recover_struct **ret)
 {
 	struct recover_struct *r;
+	unsigned int mask;
 
 	*ret = NULL;
 	r = calloc(1, sizeof(*r));
@@ -117,8 +119,11 @@ static errcode_t new_handle(const struct recover_options *opts,
 	r->opts = *opts;
 	if (!r->opts.io_manager)
 		r->opts.io_manager = unix_io_manager;
-	if (debug_mask() & RECOVER_DEBUG_FULL_REVOKE)
+	mask = debug_mask();
+	if (mask & RECOVER_DEBUG_FULL_REVOKE)
 		r->opts.flags |= RECOVER_FL_FULL_REVOKE;
+	if (mask & RECOVER_DEBUG_NO_READAHEAD)
+		r->opts.flags |= RECOVER_FL_NO_READAHEAD;
 	if (r->opts.journal_path) {
 		r->journal_path = strdup(r->opts.journal_path);
 		if (!r->journal_path) {

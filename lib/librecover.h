@@ -64,6 +64,11 @@ typedef struct recover_struct *recover_t;
  * Without it a dry run refuses what e2fsck -n refuses.  See recover_open().
  */
 #define RECOVER_FL_MMP_REPORT	0x0008
+/*
+ * The scan does not start its read-ahead thread (see recover_scan()): the
+ * journal is read only through the io channel, as each pass asks.
+ */
+#define RECOVER_FL_NO_READAHEAD	0x0010
 
 /*
  * LIBRECOVER_DEBUG, read from the environment by recover_open() and
@@ -74,6 +79,7 @@ typedef struct recover_struct *recover_t;
  * check they do.  Ignored in setuid programs (secure_getenv).
  */
 #define RECOVER_DEBUG_FULL_REVOKE 0x0001 /* as RECOVER_FL_FULL_REVOKE */
+#define RECOVER_DEBUG_NO_READAHEAD 0x0002 /* as RECOVER_FL_NO_READAHEAD */
 
 enum recover_pass {
 	RECOVER_PASS_SCAN = 1,
@@ -377,6 +383,11 @@ struct recover_stats {
 	unsigned long long copies_written; /* blocks written, one copy each */
 	unsigned long long superseded;	/* good copies a later good copy of
 					 * the same block makes unneeded */
+	/*
+	 * Journal blocks the scan's read-ahead thread asked the kernel to
+	 * read into the page cache (0: it did not run; see recover_scan()).
+	 */
+	unsigned long long readahead_blocks;
 };
 
 /*
@@ -443,6 +454,13 @@ errcode_t recover_open_fs(ext2_filsys fs, const struct recover_options *opts,
  * s_start, find the last transaction with a valid commit block, collect the
  * revoke records and check every tag; then, with FAST_COMMIT, read the
  * fast-commit area as the kernel would (recover_stats.fc_*).  Writes nothing.
+ * While the log is walked, a second thread of the library hints the kernel
+ * to read the log ahead of it into the page cache (a cold device then
+ * streams it in large requests), through a read-only descriptor of its
+ * own, never through the io channel; it runs only when the journal's
+ * channel is unix_io_manager's, unless RECOVER_FL_NO_READAHEAD, and it is
+ * joined before recover_scan() or recover_walk() returns.  Its failures
+ * are ignored; recover_stats.readahead_blocks counts its hints.
  * Returns: 0 (see recover_get_stats() for what was found, including
  * recovery failures e2fsck would report), or an operational error, which
  * every later scan, walk or replay on r then returns again (reopen to

@@ -150,6 +150,13 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 		       void *buf);
 errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
+/*
+ * Where journal block blk lives on the source's device (in its blocks);
+ * *n, the blocks wanted from blk, is cut at the end of the run holding it.
+ * Reads only what the open set: safe from another thread during a scan.
+ */
+errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		      unsigned int *n);
 void jsource_close(struct jsource *s);
 
 /*
@@ -177,6 +184,23 @@ static inline int jreader_holds(const struct jreader *r, uint32_t blk)
 	return blk >= r->start && blk < r->start + r->count;
 }
 void jreader_free(struct jreader *r);
+
+/* ---- the page cache filled ahead of the scan (readahead.c) -------------- */
+
+struct readahead;
+struct recover_struct;
+
+/*
+ * A thread hinting the kernel to read the log ahead of the scan, through a
+ * descriptor of its own; NULL when it does not run (RECOVER_FL_NO_READAHEAD,
+ * a channel not of unix_io_manager, no log, or any failure: it is only a
+ * hint).  The scan tells it how far it is (journal blocks walked, in log
+ * order); readahead_stop() has it hint up to walked, joins it and returns
+ * how many journal blocks it hinted.  All three take NULL.
+ */
+struct readahead *readahead_start(const struct recover_struct *r);
+void readahead_progress(struct readahead *ra, uint64_t walked);
+unsigned long long readahead_stop(struct readahead *ra, uint64_t walked);
 
 /* ---- target: batched writes to the filesystem (target.c) --------------- */
 

@@ -28,6 +28,11 @@
  *     then, on its own, and not again.
  *   recover_walk()'s fates (plan.c) read every copy no revoke record
  *     cancels, once (recovery_read_copy()).
+ * While SCAN walks the log, the read-ahead thread (readahead.c) hints the
+ * kernel to read the log ahead of it into the page cache, through a
+ * descriptor of its own: a hint, not a read of the library's.  The io
+ * channel is still asked for each block above at most once, and with or
+ * without the thread (RECOVER_FL_NO_READAHEAD) for the same blocks.
  */
 #include "config.h"
 
@@ -62,6 +67,7 @@ struct scan {
 	unsigned long long log_len;
 	unsigned int	run;		/* blocks of the current header run */
 	unsigned int	last_run;	/* ...and of the previous one */
+	struct readahead *ra;		/* the page cache filled ahead */
 };
 
 /*
@@ -461,6 +467,7 @@ static errcode_t scan_log(struct scan *s)
 			return err;
 		r->st.end_at.jblock = s->blk;
 		r->st.end_at.tid = s->tid;
+		readahead_progress(s->ra, r->st.log_blocks);
 		err = jreader_fetch(&s->rd, s->blk, jreader_holds(&s->rd, s->blk) ?
 				    0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_DUMP_END) {
@@ -567,10 +574,14 @@ errcode_t recovery_scan(struct recover_struct *r)
 	err = jreader_init(&s.rd, &r->src, r->sb.last);
 	if (err)
 		goto out;
+	s.ra = readahead_start(r);
 	err = scan_log(&s);
 	if (!err)
 		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
 					r->st.log_blocks);
+	/* The log's end is known: the replay reads the blocks up to it. */
+	r->st.readahead_blocks = readahead_stop(s.ra, err ? 0 :
+						r->st.log_blocks);
 	if (err)
 		goto out;
 	/* Tags and revoke blocks past the last replayed transaction go. */

@@ -364,6 +364,12 @@ static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 	return RECOVER_ET_JOURNAL_SHORT;
 }
 
+errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		      unsigned int *n)
+{
+	return map(s, blk, pblk, n);
+}
+
 errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 		       void *buf)
 {

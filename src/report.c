@@ -85,6 +85,9 @@ void print_info(const struct cli *c, const struct recover_super *sb,
 	printf("Revoke records:           %llu\n", st->revoke_records);
 	printf("Log ends at:              journal block %llu: %s\n",
 	       st->end_at.jblock, end_reason(st->end_reason));
+	if (c->verbose)
+		printf("Read ahead:               %llu journal blocks\n",
+		       st->readahead_blocks);
 	if (st->failed_commit)
 		printf("Corrupt commit:           transaction %u at journal block %llu\n",
 		       st->failed_tid, st->failed_at.jblock);
