@@ -47,9 +47,10 @@ hinted() {
 	_lb=$(json_field log_blocks)
 	case $_he in
 	log)
-		[ -n "$_lb" ] && [ "$_lb" -gt 0 ] && [ -n "$_ra" ] &&
-			[ "$_ra" -ge "$_lb" ] ||
-			fail "$_hc: read ahead ${_ra:-?} blocks of a log of ${_lb:-?}" ;;
+		if [ -z "$_lb" ] || [ "$_lb" -eq 0 ] || [ -z "$_ra" ] ||
+		   [ "$_ra" -lt "$_lb" ]; then
+			fail "$_hc: read ahead ${_ra:-?} blocks of a log of ${_lb:-?}"
+		fi ;;
 	*)
 		[ "$_ra" = "$_he" ] ||
 			fail "$_hc: read ahead ${_ra:-?} blocks, expected $_he" ;;
@@ -173,8 +174,9 @@ copy_img wrap.img hint.img
 hinted wrap log hint.img
 _wraplog=$(json_field log_blocks)
 _end=$(sed -n 's/.*"end_at":{"block":\([0-9]*\).*/\1/p' "$SCRATCH/.run.out")
-[ -n "$_end" ] && [ "$_end" -lt 984 ] ||
+if [ -z "$_end" ] || [ "$_end" -ge 984 ]; then
 	fail "wrap: the log ends at journal block ${_end:-?}: it did not wrap"
+fi
 rm -f hint.img
 case_end
 if command -v fincore >/dev/null 2>&1; then
