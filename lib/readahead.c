@@ -154,7 +154,12 @@ static void *run(void *arg)
 				ra->window;
 		if (limit > ra->log_len)
 			limit = ra->log_len;
-		if (done < limit) {
+		/*
+		 * Whole chunks, so that the device gets large requests: less
+		 * only at the end of the log or of the scan.
+		 */
+		if (done < limit && (limit - done >= ra->chunk ||
+				     limit == ra->log_len || stop)) {
 			n = hint(ra, done, limit - done);
 			if (!n)
 				break;
