@@ -111,15 +111,21 @@ errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
 	return 0;
 }
 
+/* Records looked up at once at a commit: about a revoke block's worth. */
+#define COMMIT_BATCH	512
+
 void revoke_commit(struct revoke *rv, uint32_t tid)
 {
-	size_t i;
+	uint32_t *v[COMMIT_BATCH];
+	size_t hit[COMMIT_BATCH], i, j, m, nhit;
 
-	for (i = 0; i < rv->npend; i++) {
-		uint32_t *v = rtable_find(&rv->rt, rv->pend[i]);
-
-		if (v && tid_gt(tid, *v))
-			*v = tid;
+	for (i = 0; i < rv->npend; i += m) {
+		m = rv->npend - i < COMMIT_BATCH ? rv->npend - i :
+			COMMIT_BATCH;
+		nhit = rtable_find_batch(&rv->rt, rv->pend + i, m, hit, v);
+		for (j = 0; j < nhit; j++)
+			if (tid_gt(tid, *v[j]))
+				*v[j] = tid;
 	}
 	rv->npend = 0;
 	rv->txn_at = rv->nat;

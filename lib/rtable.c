@@ -142,6 +142,80 @@ uint32_t *rtable_find(const struct rtable *t, uint64_t key)
 	return t->keys[i] == key ? &t->vals[i] : NULL;
 }
 
+/* Keys a batch of rtable_find_batch() works on: the stage arrays below,
+ * about 1 KiB, stay in L1 while the batch's misses overlap. */
+#define BATCH	64
+
+size_t rtable_find_batch(const struct rtable *t, const uint64_t *keys,
+			 size_t n, size_t *hit, uint32_t **slot)
+{
+	uint64_t hash[BATCH], lo = 1, hi = 0;
+	size_t at[BATCH], base, nhit = 0;
+	unsigned int idx[BATCH];
+
+	if (t->keys && t->count > (size_t)t->has_special) {
+		lo = t->lo;
+		hi = t->hi;
+	}
+	for (base = 0; base < n; base += BATCH) {
+		unsigned int m = n - base < BATCH ? (unsigned int)(n - base) :
+			BATCH, j, c, nc = 0, np = 0;
+
+		/* Range, hash, home slot; fetch what the next stage reads.
+		 * UINT64_MAX is above any other key: never in range. */
+		for (j = 0; j < m; j++) {
+			uint64_t key = keys[base + j], h;
+			size_t i;
+
+			if (key < lo || key > hi) {
+				if (key == EMPTY && t->has_special) {
+					/* Found without a probe. */
+					at[nc] = SIZE_MAX;
+					hash[nc] = 0;
+					idx[nc++] = j;
+				}
+				continue;
+			}
+			h = rtable_mix(key);
+			i = home(t, h);
+			if (t->filter)
+				__builtin_prefetch(&t->filter[i]);
+			else
+				__builtin_prefetch(&t->keys[i]);
+			hash[nc] = h;
+			at[nc] = i;
+			idx[nc++] = j;
+		}
+		/* The filter; fetch the key slots of the keys it passes. */
+		for (c = 0; c < nc; c++) {
+			if (at[c] != SIZE_MAX && t->filter) {
+				if (!filter_has(t, at[c], hash[c]))
+					continue;
+				__builtin_prefetch(&t->keys[at[c]]);
+			}
+			at[np] = at[c];
+			idx[np++] = idx[c];
+		}
+		/* The probes. */
+		for (c = 0; c < np; c++) {
+			uint64_t key = keys[base + idx[c]];
+			size_t i;
+
+			if (at[c] == SIZE_MAX) {
+				slot[nhit] = (uint32_t *)&t->special_val;
+				hit[nhit++] = base + idx[c];
+				continue;
+			}
+			i = probe(t, key, at[c]);
+			if (t->keys[i] == key) {
+				slot[nhit] = &t->vals[i];
+				hit[nhit++] = base + idx[c];
+			}
+		}
+	}
+	return nhit;
+}
+
 static errcode_t grow(struct rtable *t)
 {
 	struct rtable old = *t;
@@ -208,6 +282,13 @@ errcode_t rtable_add(struct rtable *t, uint64_t key, uint32_t val,
 				return err;
 			k = home(t, h);
 			i = probe(t, key, k);
+		}
+		if (t->count == (size_t)t->has_special) {
+			t->lo = t->hi = key;
+		} else if (key < t->lo) {
+			t->lo = key;
+		} else if (key > t->hi) {
+			t->hi = key;
 		}
 		t->keys[i] = key;
 		t->vals[i] = val;

@@ -47,6 +47,9 @@ struct rtable {
 	uint32_t	special_val;
 	int		use_filter;
 	uint8_t		*filter;	/* 8 bits a slot, or NULL */
+	uint64_t	lo, hi;		/* smallest and largest key held,
+					 * the special one aside; set once
+					 * there is one */
 };
 
 errcode_t rtable_init(struct rtable *t, size_t expected);
@@ -73,6 +76,25 @@ void rtable_free(struct rtable *t);
 
 /* The value slot of key, or NULL when key is absent. */
 uint32_t *rtable_find(const struct rtable *t, uint64_t key);
+
+/*
+ * The keys of keys[0 .. n-1] that the table holds, as rtable_find() would
+ * answer each: returns their count h, and for k < h, hit[k] is the index
+ * in keys of the k-th key found (rising) and slot[k] its value slot; hit
+ * and slot need room for n entries.  Keys may repeat (each is found, with
+ * the same slot).  The slots are valid until the next call that may add a
+ * key.
+ *
+ * It works in batches of 64 keys: a key outside [lo, hi] is answered from
+ * the range alone; for the others the hashes and home slots of a batch are
+ * computed first and their filter bytes (or key slots) prefetched, then the
+ * filter is tested and the key slots of the keys it lets through
+ * prefetched, then those are probed, so the cache misses of a batch
+ * overlap instead of following one another.  Only found keys are written
+ * out.
+ */
+size_t rtable_find_batch(const struct rtable *t, const uint64_t *keys,
+			 size_t n, size_t *hit, uint32_t **slot);
 
 /*
  * The value slot of key; an absent key is added with value val and *added
