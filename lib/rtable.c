@@ -17,14 +17,14 @@ static errcode_t alloc_slots(struct rtable *t, size_t slots)
 {
 	uint64_t *keys;
 	uint32_t *vals;
-	uint8_t *filter = NULL;
+	uint64_t *filter = NULL;
 
 	if (slots > SIZE_MAX / sizeof(uint64_t))
 		return ENOMEM;
 	keys = malloc(slots * sizeof(*keys));
 	vals = malloc(slots * sizeof(*vals));
 	if (t->use_filter)
-		filter = calloc(slots, 1);
+		filter = calloc((slots + 7) / 8, sizeof(*filter));
 	if (!keys || !vals || (t->use_filter && !filter)) {
 		free(keys);
 		free(vals);
@@ -55,16 +55,25 @@ static inline size_t home(const struct rtable *t, uint64_t h)
 #endif
 }
 
-/* The filter bit of a hash: one of the 8 in its home slot's byte, chosen by
- * the low bits, which home() does not use. */
+/* The filter bits of a hash: three of the 64 in the word of its home
+ * slot's group of 8 slots, chosen by its low 18 bits, which home() does not
+ * use (it takes the high bits). */
+static inline uint64_t filter_mask(uint64_t h)
+{
+	return (1ULL << (h & 63)) | (1ULL << ((h >> 6) & 63)) |
+	       (1ULL << ((h >> 12) & 63));
+}
+
 static inline void filter_set(struct rtable *t, size_t i, uint64_t h)
 {
-	t->filter[i] |= (uint8_t)(1U << (h & 7));
+	t->filter[i / 8] |= filter_mask(h);
 }
 
 static inline int filter_has(const struct rtable *t, size_t i, uint64_t h)
 {
-	return t->filter[i] & (1U << (h & 7));
+	uint64_t m = filter_mask(h);
+
+	return (t->filter[i / 8] & m) == m;
 }
 
 errcode_t rtable_use_filter(struct rtable *t)
@@ -76,7 +85,7 @@ errcode_t rtable_use_filter(struct rtable *t)
 	t->use_filter = 1;
 	if (!t->keys)
 		return 0;
-	t->filter = calloc(t->slots, 1);
+	t->filter = calloc((t->slots + 7) / 8, sizeof(*t->filter));
 	if (!t->filter) {
 		t->use_filter = 0;
 		return ENOMEM;
@@ -142,76 +151,118 @@ uint32_t *rtable_find(const struct rtable *t, uint64_t key)
 	return t->keys[i] == key ? &t->vals[i] : NULL;
 }
 
-/* Keys a batch of rtable_find_batch() works on: the stage arrays below,
- * about 1 KiB, stay in L1 while the batch's misses overlap. */
+/*
+ * rtable_find_batch() works on batches of BATCH keys, three in flight: in
+ * one round, batch b is hashed (its filter words, or key slots, fetched),
+ * batch b - 1 goes through the filter (the key slots of the keys it passes
+ * fetched), and batch b - 2 is probed.  A fetch thus has a round of other
+ * work, a few hundred ns, to arrive in.  The stage arrays, 3 * 24 bytes a
+ * key (about 4.5 KiB), stay in L1.
+ */
 #define BATCH	64
+
+struct batch {
+	uint64_t	hash[BATCH];
+	size_t		at[BATCH];	/* home slot; SIZE_MAX: special key */
+	size_t		idx[BATCH];	/* index in keys */
+	unsigned int	n;
+};
+
+/* Range, hash, home slot of keys[base ..]; fetch what the filter reads.
+ * UINT64_MAX is above any other key: never in range. */
+static void batch_hash(const struct rtable *t, const uint64_t *keys,
+		       size_t base, size_t n, uint64_t lo, uint64_t hi,
+		       struct batch *b)
+{
+	size_t j, end = n - base < BATCH ? n : base + BATCH;
+	unsigned int nc = 0;
+
+	for (j = base; j < end; j++) {
+		uint64_t key = keys[j], h;
+		size_t i;
+
+		if (key < lo || key > hi) {
+			if (key == EMPTY && t->has_special) {
+				b->at[nc] = SIZE_MAX;	/* found, no probe */
+				b->idx[nc++] = j;
+			}
+			continue;
+		}
+		h = rtable_mix(key);
+		i = home(t, h);
+		if (t->filter)
+			__builtin_prefetch(&t->filter[i / 8]);
+		else
+			__builtin_prefetch(&t->keys[i]);
+		b->hash[nc] = h;
+		b->at[nc] = i;
+		b->idx[nc++] = j;
+	}
+	b->n = nc;
+}
+
+/* Drop the keys the filter turns away; fetch the key slots of the rest. */
+static void batch_filter(const struct rtable *t, struct batch *b)
+{
+	unsigned int c, np = 0;
+
+	if (!t->filter)
+		return;
+	for (c = 0; c < b->n; c++) {
+		if (b->at[c] != SIZE_MAX) {
+			if (!filter_has(t, b->at[c], b->hash[c]))
+				continue;
+			__builtin_prefetch(&t->keys[b->at[c]]);
+		}
+		b->at[np] = b->at[c];
+		b->idx[np++] = b->idx[c];
+	}
+	b->n = np;
+}
+
+static size_t batch_probe(const struct rtable *t, const uint64_t *keys,
+			  const struct batch *b, size_t *hit, uint32_t **slot)
+{
+	unsigned int c;
+	size_t nhit = 0;
+
+	for (c = 0; c < b->n; c++) {
+		uint64_t key = keys[b->idx[c]];
+		size_t i;
+
+		if (b->at[c] == SIZE_MAX) {
+			slot[nhit] = (uint32_t *)&t->special_val;
+			hit[nhit++] = b->idx[c];
+			continue;
+		}
+		i = probe(t, key, b->at[c]);
+		if (t->keys[i] == key) {
+			slot[nhit] = &t->vals[i];
+			hit[nhit++] = b->idx[c];
+		}
+	}
+	return nhit;
+}
 
 size_t rtable_find_batch(const struct rtable *t, const uint64_t *keys,
 			 size_t n, size_t *hit, uint32_t **slot)
 {
-	uint64_t hash[BATCH], lo = 1, hi = 0;
-	size_t at[BATCH], base, nhit = 0;
-	unsigned int idx[BATCH];
+	struct batch b[3];
+	uint64_t lo = 1, hi = 0;
+	size_t nb = (n + BATCH - 1) / BATCH, r, nhit = 0;
 
 	if (t->keys && t->count > (size_t)t->has_special) {
 		lo = t->lo;
 		hi = t->hi;
 	}
-	for (base = 0; base < n; base += BATCH) {
-		unsigned int m = n - base < BATCH ? (unsigned int)(n - base) :
-			BATCH, j, c, nc = 0, np = 0;
-
-		/* Range, hash, home slot; fetch what the next stage reads.
-		 * UINT64_MAX is above any other key: never in range. */
-		for (j = 0; j < m; j++) {
-			uint64_t key = keys[base + j], h;
-			size_t i;
-
-			if (key < lo || key > hi) {
-				if (key == EMPTY && t->has_special) {
-					/* Found without a probe. */
-					at[nc] = SIZE_MAX;
-					hash[nc] = 0;
-					idx[nc++] = j;
-				}
-				continue;
-			}
-			h = rtable_mix(key);
-			i = home(t, h);
-			if (t->filter)
-				__builtin_prefetch(&t->filter[i]);
-			else
-				__builtin_prefetch(&t->keys[i]);
-			hash[nc] = h;
-			at[nc] = i;
-			idx[nc++] = j;
-		}
-		/* The filter; fetch the key slots of the keys it passes. */
-		for (c = 0; c < nc; c++) {
-			if (at[c] != SIZE_MAX && t->filter) {
-				if (!filter_has(t, at[c], hash[c]))
-					continue;
-				__builtin_prefetch(&t->keys[at[c]]);
-			}
-			at[np] = at[c];
-			idx[np++] = idx[c];
-		}
-		/* The probes. */
-		for (c = 0; c < np; c++) {
-			uint64_t key = keys[base + idx[c]];
-			size_t i;
-
-			if (at[c] == SIZE_MAX) {
-				slot[nhit] = (uint32_t *)&t->special_val;
-				hit[nhit++] = base + idx[c];
-				continue;
-			}
-			i = probe(t, key, at[c]);
-			if (t->keys[i] == key) {
-				slot[nhit] = &t->vals[i];
-				hit[nhit++] = base + idx[c];
-			}
-		}
+	for (r = 0; r < nb + 2; r++) {
+		if (r >= 2)
+			nhit += batch_probe(t, keys, &b[(r - 2) % 3],
+					    hit + nhit, slot + nhit);
+		if (r >= 1 && r <= nb)
+			batch_filter(t, &b[(r - 1) % 3]);
+		if (r < nb)
+			batch_hash(t, keys, r * BATCH, n, lo, hi, &b[r % 3]);
 	}
 	return nhit;
 }
