@@ -152,12 +152,14 @@ uint32_t *rtable_find(const struct rtable *t, uint64_t key)
 }
 
 /*
- * rtable_find_batch() works on batches of BATCH keys, three in flight: in
- * one round, batch b is hashed (its filter words, or key slots, fetched),
- * batch b - 1 goes through the filter (the key slots of the keys it passes
- * fetched), and batch b - 2 is probed.  A fetch thus has a round of other
- * work, a few hundred ns, to arrive in.  The stage arrays, 3 * 24 bytes a
- * key (about 4.5 KiB), stay in L1.
+ * rtable_find_batch() works on batches of up to BATCH keys in [lo, hi]
+ * (however many keys outside it lie between them), three batches in
+ * flight: in one round, batch b is hashed (its filter words, or key slots,
+ * fetched), batch b - 1 goes through the filter (the key and value slots
+ * of the keys it passes fetched), and batch b - 2 is probed.  A fetch thus
+ * has a round of other work to arrive in, the more so where few keys are
+ * in range.  The stage arrays, 3 * 24 bytes a key (about 4.5 KiB), stay in
+ * L1.
  */
 #define BATCH	64
 
@@ -168,16 +170,17 @@ struct batch {
 	unsigned int	n;
 };
 
-/* Range, hash, home slot of keys[base ..]; fetch what the filter reads.
- * UINT64_MAX is above any other key: never in range. */
+/* From keys[*pos] on, up to BATCH keys in range: hash, home slot; fetch
+ * what the filter reads.  UINT64_MAX is above any other key: never in
+ * range. */
 static void batch_hash(const struct rtable *t, const uint64_t *keys,
-		       size_t base, size_t n, uint64_t lo, uint64_t hi,
+		       size_t *pos, size_t n, uint64_t lo, uint64_t hi,
 		       struct batch *b)
 {
-	size_t j, end = n - base < BATCH ? n : base + BATCH;
+	size_t j;
 	unsigned int nc = 0;
 
-	for (j = base; j < end; j++) {
+	for (j = *pos; j < n && nc < BATCH; j++) {
 		uint64_t key = keys[j], h;
 		size_t i;
 
@@ -199,9 +202,11 @@ static void batch_hash(const struct rtable *t, const uint64_t *keys,
 		b->idx[nc++] = j;
 	}
 	b->n = nc;
+	*pos = j;
 }
 
-/* Drop the keys the filter turns away; fetch the key slots of the rest. */
+/* Drop the keys the filter turns away; fetch the key and value slots of
+ * the rest (nearly all of them found, when the filter is there). */
 static void batch_filter(const struct rtable *t, struct batch *b)
 {
 	unsigned int c, np = 0;
@@ -213,6 +218,7 @@ static void batch_filter(const struct rtable *t, struct batch *b)
 			if (!filter_has(t, b->at[c], b->hash[c]))
 				continue;
 			__builtin_prefetch(&t->keys[b->at[c]]);
+			__builtin_prefetch(&t->vals[b->at[c]], 1);
 		}
 		b->at[np] = b->at[c];
 		b->idx[np++] = b->idx[c];
@@ -249,20 +255,23 @@ size_t rtable_find_batch(const struct rtable *t, const uint64_t *keys,
 {
 	struct batch b[3];
 	uint64_t lo = 1, hi = 0;
-	size_t nb = (n + BATCH - 1) / BATCH, r, nhit = 0;
+	size_t nb = 0, r, pos = 0, nhit = 0;
 
 	if (t->keys && t->count > (size_t)t->has_special) {
 		lo = t->lo;
 		hi = t->hi;
 	}
-	for (r = 0; r < nb + 2; r++) {
+	/* Batches 0 .. nb - 1 were hashed; r - 2 < nb always holds. */
+	for (r = 0; pos < n || r < nb + 2; r++) {
 		if (r >= 2)
 			nhit += batch_probe(t, keys, &b[(r - 2) % 3],
 					    hit + nhit, slot + nhit);
-		if (r >= 1 && r <= nb)
+		if (r >= 1 && r - 1 < nb)
 			batch_filter(t, &b[(r - 1) % 3]);
-		if (r < nb)
-			batch_hash(t, keys, r * BATCH, n, lo, hi, &b[r % 3]);
+		if (pos < n) {
+			batch_hash(t, keys, &pos, n, lo, hi, &b[r % 3]);
+			nb = r + 1;
+		}
 	}
 	return nhit;
 }
