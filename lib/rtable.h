@@ -91,13 +91,15 @@ uint32_t *rtable_find(const struct rtable *t, uint64_t key);
  * the same slot).  The slots are valid until the next call that may add a
  * key.
  *
- * It works on batches of 64 keys, three in flight: a key outside [lo, hi]
- * is answered from the range alone; for the others the hashes and home
- * slots of a batch are computed and their filter words (or key slots)
- * prefetched, a batch later the filter is tested and the key slots of the
- * keys it lets through prefetched, a batch later still those are probed;
- * so the cache misses overlap one another and the other batches' work
+ * A key outside [lo, hi] is answered from the range alone.  The others go
+ * in batches of up to 64, three in flight: the hashes and home slots of a
+ * batch are computed and their filter words (or key slots) prefetched; a
+ * batch later the filter is tested and the key and value slots of the keys
+ * it lets through prefetched; a batch later still those are probed.  The
+ * cache misses thus overlap one another and the other batches' work
  * instead of following one another.  Only found keys are written out.
+ * Cost a key: see revoke.c (bench/rtable_bench measures it).  Stack: about
+ * 4.5 KiB.
  */
 size_t rtable_find_batch(const struct rtable *t, const uint64_t *keys,
 			 size_t n, size_t *hit, uint32_t **slot);
