@@ -31,6 +31,9 @@
 #
 # Writes results.dat, results.md, results.png (gnuplot) and rtable.md
 # (bench/rtable_bench) to BENCH_OUT, and prints the targets at the end.
+# With BENCH_BEFORE=REVISION it also times bench/jrecover of REVISION
+# against this tree's on the same images (bench/before-after.sh);
+# BENCH_ONLY=before-after runs that comparison alone.
 # Exit status: 0, or 1 when any comparison found a difference or a tool
 # failed.
 
@@ -89,6 +92,33 @@ RUN_RTABLE=${BENCH_RTABLE:-1}
 # A nice value (e.g. -10) for every timed command, on a machine shared with
 # other work: the same for jrecover, dd and e2fsck.
 NICE=${BENCH_NICE:-0}
+# Before/after (bench/before-after.sh): bench/jrecover of the revision
+# BENCH_BEFORE against this tree's, for N = 2^k, k in BENCH_BEFORE_N, the
+# formats BENCH_BEFORE_CSUM and the LU-14958 row (BENCH_BEFORE_LU),
+# BENCH_BEFORE_ROUNDS rounds, best taken; no slowdown = every new/old
+# ratio within BENCH_BEFORE_TOL.  BENCH_ONLY=before-after: nothing else.
+BEFORE=${BENCH_BEFORE:-}
+BEFORE_DIR=${BENCH_BEFORE_DIR:-}
+if [ "$QUICK" = 1 ]; then
+	BA_K=${BENCH_BEFORE_N:-18 20}
+else
+	BA_K=${BENCH_BEFORE_N:-24 25}
+fi
+BA_CSUMS=${BENCH_BEFORE_CSUM:-$CSUMS}
+BA_LU=${BENCH_BEFORE_LU:-$RUN_LU}
+BA_ROUNDS=${BENCH_BEFORE_ROUNDS:-5}
+BA_TOL=${BENCH_BEFORE_TOL:-1.10}
+ONLY=${BENCH_ONLY:-}
+case $ONLY in
+'') ;;
+before-after)
+	[ -n "$BEFORE" ] || { printf '%s\n' "run.sh: BENCH_ONLY=before-after needs BENCH_BEFORE=REVISION" >&2; exit 2; }
+	# the other rows of results.dat stay; the kernel, strace and
+	# rtable_bench are not needed
+	BENCH_APPEND=1 RUN_KERNEL=0 RUN_WRITES=0 RUN_RTABLE=0 ;;
+*)	printf '%s\n' "run.sh: BENCH_ONLY=$ONLY: only before-after is known" >&2
+	exit 2 ;;
+esac
 
 BIN=$top_builddir/bench
 JRECOVER=$BIN/jrecover
@@ -550,10 +580,10 @@ bench_one() {
 }
 
 # sort_dat: the rows in order of N, csum v3 first, whatever order they
-# came in; the write-request rows last.
+# came in; the write-request rows, then the before/after rows, last.
 sort_dat() {
-	{ grep '^#' "$DAT"; grep -v '^#' "$DAT" | grep -v '^w ' | sort -k1,1n -k2,2nr
-	  grep '^w ' "$DAT"; } > "$DAT.new" && mv "$DAT.new" "$DAT"
+	{ grep '^#' "$DAT"; grep -v '^#' "$DAT" | grep -v '^w ' | grep -v '^ba ' | sort -k1,1n -k2,2nr
+	  grep '^w ' "$DAT"; grep '^ba ' "$DAT"; } > "$DAT.new" && mv "$DAT.new" "$DAT"
 }
 
 # writes_one NAME CSUM N T SPAN: the write requests and bytes of
@@ -664,7 +694,23 @@ write_md() {
 		next
 	}
 	/^# note: / { note[++nn] = substr($0, 9); next }
+	# before/after: "# before: REV HASH NEW ROUNDS TOL", "# before: old = ..."
+	/^# before: old = / { baold = substr($0, 17); next }
+	/^# before: / { barev = $3; bahash = $4; banew = $5; barounds = $6; batol = $7; next }
 	/^#/ { next }
+	$1 == "ba" && NF >= 22 {
+		b_++
+		for (j = 8; j <= 17; j++) B[b_, j] = $j
+		Bn[b_] = $3; Bc[b_] = $4; Bs[b_] = $2; Bid[b_] = $20
+		Bname[b_] = (($2 == "lu") ? (($22 > 1) ? "LU-14958 / " $22 : "LU-14958") : p2($3)) " " cs($4)
+		bline[b_] = sprintf("| %s | %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+			($2 == "lu") ? (($22 > 1) ? "LU-14958 / " $22 : "LU-14958") : "bench", p2($3), cs($4), $5, $6 * 4 / 1024,
+			$8, $9, rat2($9, $8), $10, $11, rat2($11, $10),
+			$12, $13, rat2($13, $12), $14, $15, rat2($15, $14),
+			mib($16), mib($17), rat2($17, $16), $18, $19, rat2($19, $18),
+			($20 == 1) ? "yes" : "**NO**", $21)
+		next
+	}
 	$1 == "w" && NF >= 18 {
 		w++
 		Wn[w] = $2; Wc[w] = $3; Wjr[w] = $9; We2[w] = $12
@@ -715,6 +761,11 @@ write_md() {
 		print "Shape: " shape "."
 		print "Times are wall seconds with the image in the page cache unless marked cold; jrecover and jrecover -n / dd are the best of " repeat " runs, jrecover each on a fresh copy, and the cold ones the best of the runs the cold runs column gives; the full table, e2fsck and the kernel run once.  e2fsck is bounded by " e2to " s." (nice != "" && nice != 0 ? "  Every timed command ran under nice -n " nice " (the machine is shared)." : "") "  load = the 1-minute load average when the row started: other jobs on the machine inflate wall times, CPU times less so."
 		for (i = 1; i <= nn; i++) print "Note: " note[i]
+		if (!r && b_) {
+			print ""
+			print "No rows of the benchmark itself: this run measured only the comparison below (BENCH_ONLY=before-after)."
+		}
+		if (r) {
 		print ""
 		print "## jrecover, the full revoke table and e2fsck"
 		print ""
@@ -730,6 +781,7 @@ write_md() {
 		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= r; i++) if (S[i] == "bench") print line2[i]
 		for (i = 1; i <= r; i++) if (S[i] != "bench") print line2[i]
+		}
 		if (w) {
 			print ""
 			print "## Write requests"
@@ -740,8 +792,18 @@ write_md() {
 			print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 			for (i = 1; i <= w; i++) print wline[i]
 		}
+		if (b_) {
+			print ""
+			print "## Before and after"
+			print ""
+			print "old: bench/jrecover of " barev " (" baold "), built from that revision (git archive, its own autogen.sh, configure and make, with the same compiler and CFLAGS); new: this tree'"'"'s (HEAD " banew ").  Both on the same image in the same run: in each of " barounds " rounds each ran every measure once, one right after the other, the two taking turns at going first; each time is the best of the " barounds " rounds (wall s), the peak RSS the largest of all runs, CPU the best user + system time of the replays.  jrecover on a fresh copy each time; cold: the page cache dropped before each run.  new/old is the ratio (above 1: slower now).  identical: the two replays'"'"' results compared with sparsecmp."
+			print ""
+			print "| shape | N | csum | T | log MiB | -n old s | -n new s | new/old | jrecover old s | jrecover new s | new/old | cold -n old s | cold -n new s | new/old | cold jrecover old s | cold jrecover new s | new/old | peak RSS old MiB | peak RSS new MiB | new/old | CPU old s | CPU new s | new/old | identical | load |"
+			print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+			for (i = 1; i <= b_; i++) print bline[i]
+		}
 		print ""
-		print "## Targets (issue 11)"
+		print "## Targets (issue 11" (b_ ? "; issue 12: no slowdown" : "") ")"
 		print ""
 		for (c = 3; c >= 0; c -= 3) {
 			b = 0; lu = 0; any = 0
@@ -787,7 +849,24 @@ write_md() {
 			x = rat(We2[i], Wjr[i])
 			verdict("relogging journal (csum " cs(Wc[i]) "): jrecover issues at least 10x fewer write requests than e2fsck", "e2fsck/jrecover = " x " (" We2[i] " / " Wjr[i] ")", (x != "-" && x >= 10) ? "PASS" : "MISS")
 		}
+		if (b_) {
+			# the five measures: [old column, new column, name]
+			split("8 10 12 14 16", mo, " "); split("-n;jrecover;cold -n;cold jrecover;peak RSS", mn, ";")
+			miss = ""; worst = ""; wat = ""; nocold = 0
+			for (i = 1; i <= b_; i++) for (j = 1; j <= 5; j++) {
+				x = rat2(B[i, mo[j] + 1], B[i, mo[j]])
+				if (x == "-") { if (j == 3 || j == 4) nocold = 1; continue }
+				if (worst == "" || x + 0 > worst + 0) { worst = x; wat = Bname[i] " " mn[j] }
+				if (x + 0 > batol + 0)
+					miss = miss (miss == "" ? "" : ", ") Bname[i] " " mn[j] " " x "x (" \
+						((j == 5) ? mib(B[i, mo[j] + 1]) " / " mib(B[i, mo[j]]) " MiB" : B[i, mo[j] + 1] " s / " B[i, mo[j]] " s") ")"
+			}
+			x = "worst " worst "x (" wat ")" (nocold ? "; cold runs not measured (see the notes)" : "")
+			verdict("no slowdown against " barev " (" substr(bahash, 1, 12) "): every new/old ratio (best of " barounds " rounds) within " batol ", the tolerance for the noise of a shared machine (bench/README)",
+				(miss == "") ? x : "over it: " miss, (worst == "") ? "SKIPPED" : (miss == "") ? "PASS" : "MISS")
+		}
 		nid = 0; for (i = 1; i <= r; i++) if (id[i] == 0 || kid[i] == 0) nid++
+		for (i = 1; i <= b_; i++) if (Bid[i] == 0) nid++
 		print "- identical results: " (nid ? nid " row(s) DIFFER" : "every row (see the identical columns)")
 		print ""
 		print "Columns: see bench/README.  Raw numbers: results.dat; log: results.log; plot: results.png."
@@ -802,6 +881,8 @@ plot() {
 }
 
 # ---- main ----------------------------------------------------------------------------
+
+. "$top_srcdir/bench/before-after.sh"
 
 HOST="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(e2fsck -V 2>&1 | head -n 1)"
 HOST="$HOST, $("$JRECOVER" -V)"
@@ -876,6 +957,11 @@ if [ "$RUN_WRITES" = 1 ] && ! command -v strace > /dev/null 2>&1; then
 	note "write-request rows skipped: strace not found"
 	RUN_WRITES=0
 fi
+BA=0
+if [ -n "$BEFORE" ]; then
+	[ "$APPEND" = 1 ] && ba_clean_dat
+	ba_build "$BEFORE" && BA=1
+fi
 
 if [ "$APPEND" = 1 ] && [ -f "$DAT" ]; then
 	say "# rows added $DATE; $HOST" >> "$DAT"
@@ -904,12 +990,18 @@ else
 EOF
 fi
 { say "# machine: $MACHINE"; printf '%s' "$NOTES"; say "# load: at the start $LOAD0"; } >> "$DAT"
-log "jrecover benchmark: N = 2^$MIN .. 2^$MAX, csum: $CSUMS, scratch $SCRATCH"
+[ "$BA" = 1 ] && ba_header >> "$DAT"
+if [ -n "$ONLY" ]; then
+	log "jrecover benchmark: $ONLY only, scratch $SCRATCH"
+else
+	log "jrecover benchmark: N = 2^$MIN .. 2^$MAX, csum: $CSUMS, scratch $SCRATCH"
+fi
 log "$HOST"
 log "$MACHINE"
 log "at the start: $LOAD0"
 
 k=$MIN
+[ -n "$ONLY" ] && k=$((MAX + 1)) RUN_LU=0
 while [ "$k" -le "$MAX" ]; do
 	for cs in $CSUMS; do
 		bench_one $((1 << k)) "$cs"
@@ -929,9 +1021,10 @@ if [ "$RUN_WRITES" = 1 ]; then
 		writes_one relog "$cs" 0 "$RELOG_T" "$BENCH_L"
 	done
 fi
+[ "$BA" = 1 ] && ba_rows
 say "# load: at the start $LOAD0; at the end $(load_now)" >> "$DAT"
 write_md
-plot
+[ -n "$ONLY" ] || plot
 
 if [ "$RUN_RTABLE" = 1 ] && [ -x "$RTABLE_BENCH" ]; then
 	log "rtable micro-benchmark -> $OUT/rtable.md"
