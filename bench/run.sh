@@ -816,23 +816,23 @@ write_md() {
 			if (b) {
 				at = "csum " cs(c) ", " p2(N[b]) (N[b] < 33554432 ? " (2^25 not in this run)" : "")
 				x = rat2(jr[b], dd[b])
-				verdict(at ", warm: end to end within 4x of dd", x "x (" jr[b] " s / " dd[b] " s)", (x != "-" && x <= 4) ? "PASS" : "MISS")
+				verdict(at ", warm: end to end within 4x of dd", x "x (" jr[b] " s / " dd[b] " s)", (x != "-" && x + 0 <= 4) ? "PASS" : "MISS")
 				x = rat2(dry[b], dd[b])
-				verdict(at ", warm: dry run within 3x of dd", x "x (" dry[b] " s / " dd[b] " s)", (x != "-" && x <= 3) ? "PASS" : "MISS")
+				verdict(at ", warm: dry run within 3x of dd", x "x (" dry[b] " s / " dd[b] " s)", (x != "-" && x + 0 <= 3) ? "PASS" : "MISS")
 				if (cdd[b] != "-") {
 					x = rat2(cdry[b], cdd[b])
-					verdict(at ", cold: dry run within 1.3x of cold dd", x "x (" cdry[b] " s / " cdd[b] " s)", (x <= 1.3) ? "PASS" : "MISS")
+					verdict(at ", cold: dry run within 1.3x of cold dd", x "x (" cdry[b] " s / " cdd[b] " s)", (x != "-" && x + 0 <= 1.3) ? "PASS" : "MISS")
 					x = rat2(cjr[b], cdd[b])
-					verdict(at ", cold: end to end within 2x of cold dd", x "x (" cjr[b] " s / " cdd[b] " s)", (x <= 2) ? "PASS" : "MISS")
+					verdict(at ", cold: end to end within 2x of cold dd", x "x (" cjr[b] " s / " cdd[b] " s)", (x != "-" && x + 0 <= 2) ? "PASS" : "MISS")
 				} else
 					verdict(at ", cold cache targets", "not measured (see the notes)", "SKIPPED")
 				x = rat2(rss[b] / 1024, rssref)
-				verdict(at ": peak RSS within 2x of " rssref " MiB", mib(rss[b]) " MiB = " x "x", (x != "-" && x <= 2) ? "PASS" : "MISS")
+				verdict(at ": peak RSS within 2x of " rssref " MiB", mib(rss[b]) " MiB = " x "x", (x != "-" && x + 0 <= 2) ? "PASS" : "MISS")
 			}
 			if (lu) {
 				at = "csum " cs(c) ", LU-14958 shape" (div[lu] > 1 ? " scaled down " div[lu] "x (BENCH_LU_DIV)" : "")
 				x = rat2(jr[lu], dd[lu])
-				verdict(at ": end to end within 4x of dd", x "x (" jr[lu] " s / " dd[lu] " s)", (x != "-" && x <= 4) ? "PASS" : "MISS")
+				verdict(at ": end to end within 4x of dd", x "x (" jr[lu] " s / " dd[lu] " s)", (x != "-" && x + 0 <= 4) ? "PASS" : "MISS")
 			}
 			kr = 0; kd = 0; ks = 0
 			for (i = 1; i <= r; i++) if (C[i] == c) {
@@ -847,7 +847,7 @@ write_md() {
 		}
 		for (i = 1; i <= w; i++) if (Wn[i] == "relog") {
 			x = rat(We2[i], Wjr[i])
-			verdict("relogging journal (csum " cs(Wc[i]) "): jrecover issues at least 10x fewer write requests than e2fsck", "e2fsck/jrecover = " x " (" We2[i] " / " Wjr[i] ")", (x != "-" && x >= 10) ? "PASS" : "MISS")
+			verdict("relogging journal (csum " cs(Wc[i]) "): jrecover issues at least 10x fewer write requests than e2fsck", "e2fsck/jrecover = " x " (" We2[i] " / " Wjr[i] ")", (x != "-" && x + 0 >= 10) ? "PASS" : "MISS")
 		}
 		if (b_) {
 			# the five measures: [old column, new column, name]
