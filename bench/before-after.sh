@@ -10,10 +10,10 @@
 # its settings (SCRATCH, LOG, DAT, COLD, MKBENCH, SPARSECMP, JRECOVER).
 #
 # bench/jrecover of REVISION is built in a directory of its own (the
-# revision's tree from git archive, then its own autogen.sh, configure and
-# make bench/jrecover), and for each chosen row both binaries run on the
-# same image, alternating in every round, so that whatever else the
-# machine does in a round slows both alike.
+# revision's tree from git archive, then its own autogen.sh, configure,
+# make and make bench/jrecover), and for each chosen row both binaries
+# run on the same image, alternating in every round, so that whatever
+# else the machine does in a round slows both alike.
 
 BA_OLD=
 BA_HASH=
@@ -77,8 +77,10 @@ ba_build() {
 		_cc=$(sed -n 's/^CC = //p' "$top_builddir/Makefile")
 		_cflags=$(sed -n 's/^CFLAGS = //p' "$top_builddir/Makefile")
 		_t0=$(date +%s)
+		# make all first: a lone "make bench/jrecover" skips the
+		# generated headers (BUILT_SOURCES) some revisions need
 		if ! (cd "$_src" && ./autogen.sh && ./configure ${_cc:+CC="$_cc"} CFLAGS="$_cflags" &&
-		      make -j"$(nproc)" bench/jrecover) >> "$LOG" 2>&1; then
+		      make -j"$(nproc)" && make bench/jrecover) >> "$LOG" 2>&1; then
 			note "before/after skipped: bench/jrecover of $_rev does not build (see results.log)"
 			NFAIL=$((NFAIL + 1))
 			return 1
