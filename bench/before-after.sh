@@ -129,28 +129,45 @@ ba_bin() {
 	if [ "$1" = old ]; then say "$BA_OLD"; else say "$JRECOVER"; fi
 }
 
+# ba_dry MEASURE COLD: jrecover -n of each binary on img, in the order
+# of the round; COLD=1: the page cache dropped before each.
+ba_dry() {
+	for w in $order; do
+		[ "$2" = 1 ] && drop_cache
+		timed ba "$(ba_bin "$w")" -n "$img"
+		ba_check "$w jrecover -n ($1)" "$ba_rc" dry
+		ba_keep "$w" "$1"
+	done
+}
+
+# ba_replay MEASURE COLD KEEP: jrecover of each binary on a fresh copy of
+# img, as ba_dry; KEEP=1 keeps the results as ba-old.img and ba-new.img.
+ba_replay() {
+	for w in $order; do
+		copy "$img" "$SCRATCH/ba-run.img"
+		[ "$2" = 1 ] && drop_cache
+		timed ba "$(ba_bin "$w")" "$SCRATCH/ba-run.img"
+		ba_check "$w jrecover ($1)" "$ba_rc" replay
+		ba_keep "$w" "$1"
+		if [ "$3" = 1 ]; then
+			mv "$SCRATCH/ba-run.img" "$SCRATCH/ba-$w.img"
+		else
+			rm -f "$SCRATCH/ba-run.img"
+		fi
+	done
+}
+
 # ba_one N CSUM SHAPE: one row of the before/after table (SHAPE: bench or
 # lu, as in bench_one).
 ba_one() {
 	n=$1
 	cs=$2
 	shape=$3
-	csum_format "$cs"
-	topt=
-	[ -n "$BENCH_T" ] && topt="-t $BENCH_T"
-	[ "$shape" = lu ] && topt="-t $LU_T"
-	# shellcheck disable=SC2086
-	eval "$("$MKBENCH" -p $copt $topt -l "$BENCH_L" -H "$BENCH_HIT" "$n")"
-	load=$(cut -d' ' -f1 /proc/loadavg)
+	plan_row "$n" "$cs" "$shape"
 	log ""
 	log "=== before/after ($BEFORE against this tree): $shape N=$n csum=$cs T=$T L=$L log blocks=$LOG_BLOCKS rounds=$BA_ROUNDS load=$load"
-	# the image, a copy being replayed and one kept result
-	need=$(( (LOG_BLOCKS + T * L) * 4 * 3 / 1024 + 512 ))
-	avail=$(df -Pm "$SCRATCH" | awk 'NR == 2 { print $4 }')
-	if [ "$avail" -lt "$need" ]; then
-		log "SKIP: $need MiB needed in $SCRATCH, $avail MiB free"
-		return
-	fi
+	# the image and two copies: one replaying, one result kept
+	room_for_row || return
 	img=$SCRATCH/ba.img
 	# shellcheck disable=SC2086
 	mkimage "$img" "$n" $copt -t "$T" -l "$L" -H "$HIT"
@@ -172,43 +189,17 @@ ba_one() {
 	while [ "$i" -lt "$BA_ROUNDS" ]; do
 		# old first in even rounds, new first in odd ones
 		if [ $((i % 2)) = 0 ]; then order="old new"; else order="new old"; fi
-		for w in $order; do
-			timed ba "$(ba_bin "$w")" -n "$img"
-			ba_check "$w jrecover -n" "$ba_rc" dry
-			ba_keep "$w" dry
-		done
-		for w in $order; do
-			copy "$img" "$SCRATCH/ba-run.img"
-			timed ba "$(ba_bin "$w")" "$SCRATCH/ba-run.img"
-			ba_check "$w jrecover" "$ba_rc" replay
-			ba_keep "$w" jr
-			if [ "$i" = 0 ] && [ "$w" = old ]; then
-				mv "$SCRATCH/ba-run.img" "$SCRATCH/ba-old.img"
-			elif [ "$i" = 0 ]; then
-				mv "$SCRATCH/ba-run.img" "$SCRATCH/ba-new.img"
-			fi
-		done
+		ba_dry dry 0
+		# round 1 keeps both results and compares them
+		ba_replay jr 0 $((i == 0))
 		if [ "$i" = 0 ]; then
 			same "$SCRATCH/ba-old.img" "$SCRATCH/ba-new.img" \
 				"before/after N=$n $cs $shape: $BEFORE vs this tree" || ident=0
 			rm -f "$SCRATCH/ba-old.img" "$SCRATCH/ba-new.img"
 		fi
-		rm -f "$SCRATCH/ba-run.img"
 		if [ "$COLD" = 1 ]; then
-			for w in $order; do
-				drop_cache
-				timed ba "$(ba_bin "$w")" -n "$img"
-				ba_check "$w cold jrecover -n" "$ba_rc" dry
-				ba_keep "$w" cdry
-			done
-			for w in $order; do
-				copy "$img" "$SCRATCH/ba-run.img"
-				drop_cache
-				timed ba "$(ba_bin "$w")" "$SCRATCH/ba-run.img"
-				ba_check "$w cold jrecover" "$ba_rc" replay
-				ba_keep "$w" cjr
-				rm -f "$SCRATCH/ba-run.img"
-			done
+			ba_dry cdry 1
+			ba_replay cjr 1 0
 			"$SPARSECMP" -r "$img" > /dev/null	# warm again
 		fi
 		i=$((i + 1))

@@ -365,31 +365,42 @@ csum_format() {
 	fi
 }
 
-# bench_one N CSUM [SHAPE]: one row.  SHAPE "bench" (the default: T from
-# BENCH_T or N / 8192) or "lu" (the LU-14958 shape: T = LU_T).
+# plan_row N CSUM SHAPE: the journal format (csum_format) and the sizes
+# of one row's image (mkbench -p: T, L, HIT, LOG_BLOCKS, JOURNAL_MIB,
+# IMAGE_MIB); SHAPE "bench" (T from BENCH_T or N / 8192) or "lu" (the
+# LU-14958 shape: T = LU_T).  Also sets load, the 1-minute load average.
+plan_row() {
+	csum_format "$2"
+	topt=
+	[ -n "$BENCH_T" ] && topt="-t $BENCH_T"
+	[ "$3" = lu ] && topt="-t $LU_T"
+	# shellcheck disable=SC2086
+	eval "$("$MKBENCH" -p $copt $topt -l "$BENCH_L" -H "$BENCH_HIT" "$1")"
+	load=$(cut -d' ' -f1 /proc/loadavg)
+}
+
+# room_for_row: whether SCRATCH has room for the planned image and two
+# copies at a time (data written: the logged range and the log, plus
+# metadata); if not, says so (SKIP) and returns 1.
+room_for_row() {
+	need=$(( (LOG_BLOCKS + T * L) * 4 * 3 / 1024 + 512 ))
+	avail=$(df -Pm "$SCRATCH" | awk 'NR == 2 { print $4 }')
+	[ "$avail" -ge "$need" ] && return 0
+	log "SKIP: $need MiB needed in $SCRATCH, $avail MiB free"
+	return 1
+}
+
+# bench_one N CSUM [SHAPE]: one row (SHAPE: bench, the default, or lu;
+# see plan_row).
 bench_one() {
 	n=$1
 	cs=$2
 	shape=${3:-bench}
-	csum_format "$cs"
-	topt=
-	[ -n "$BENCH_T" ] && topt="-t $BENCH_T"
-	[ "$shape" = lu ] && topt="-t $LU_T"
-	# shellcheck disable=SC2086
-	eval "$("$MKBENCH" -p $copt $topt -l "$BENCH_L" -H "$BENCH_HIT" "$n")"
+	plan_row "$n" "$cs" "$shape"
 	jblocks=$((JOURNAL_MIB * 256))
-	load=$(cut -d' ' -f1 /proc/loadavg)
 	log ""
 	log "=== $shape N=$n csum=$cs T=$T L=$L log blocks=$LOG_BLOCKS journal=${JOURNAL_MIB} MiB image=${IMAGE_MIB} MiB load=$load"
-
-	# Room for the image and two copies at a time (data written: the
-	# logged range and the log, plus metadata).
-	need=$(( (LOG_BLOCKS + T * L) * 4 * 3 / 1024 + 512 ))
-	avail=$(df -Pm "$SCRATCH" | awk 'NR == 2 { print $4 }')
-	if [ "$avail" -lt "$need" ]; then
-		log "SKIP: $need MiB needed in $SCRATCH, $avail MiB free"
-		return
-	fi
+	room_for_row || return
 
 	img=$SCRATCH/bench.img
 	t0=$(date +%s)
@@ -693,7 +704,7 @@ write_md() {
 		L[++nl] = substr($0, 9); ended[nl] = index($0, "; at the end ") > 0
 		next
 	}
-	/^# note: / { note[++nn] = substr($0, 9); next }
+	/^# note: / { note[++nn] = substr($0, 9); if (index($0, "# note: before/after skipped")) baskip = 1; next }
 	# before/after: "# before: REV HASH NEW ROUNDS TOL", "# before: old = ..."
 	/^# before: old = / { baold = substr($0, 17); next }
 	/^# before: / { barev = $3; bahash = $4; banew = $5; barounds = $6; batol = $7; next }
@@ -861,10 +872,11 @@ write_md() {
 					miss = miss (miss == "" ? "" : ", ") Bname[i] " " mn[j] " " x "x (" \
 						((j == 5) ? mib(B[i, mo[j] + 1]) " / " mib(B[i, mo[j]]) " MiB" : B[i, mo[j] + 1] " s / " B[i, mo[j]] " s") ")"
 			}
-			x = "worst " worst "x (" wat ")" (nocold ? "; cold runs not measured (see the notes)" : "")
+			x = "worst " worst "x (" wat ")" (nocold ? "; no cold runs (not root, or BENCH_COLD=0)" : "")
 			verdict("no slowdown against " barev " (" substr(bahash, 1, 12) "): every new/old ratio (best of " barounds " rounds) within " batol ", the tolerance for the noise of a shared machine (bench/README)",
 				(miss == "") ? x : "over it: " miss, (worst == "") ? "SKIPPED" : (miss == "") ? "PASS" : "MISS")
-		}
+		} else if (baskip)
+			verdict("no slowdown against an earlier revision (BENCH_BEFORE)", "not measured (see the notes)", "SKIPPED")
 		nid = 0; for (i = 1; i <= r; i++) if (id[i] == 0 || kid[i] == 0) nid++
 		for (i = 1; i <= b_; i++) if (Bid[i] == 0) nid++
 		print "- identical results: " (nid ? nid " row(s) DIFFER" : "every row (see the identical columns)")
