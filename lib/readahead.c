@@ -72,6 +72,7 @@ struct readahead {
 	const struct jsource *src;
 	const char	*path;
 	const unsigned char *jsb;	/* journal superblock, as read */
+	unsigned int	jsb_len;	/* bytes of it still as on disk */
 	uint32_t	start, first, last;
 	uint64_t	log_len;	/* blocks in one pass over the log */
 	uint64_t	window;		/* in blocks */
@@ -128,7 +129,7 @@ static int same_journal(struct readahead *ra)
 	if (!buf)
 		return 0;
 	got = pread(ra->fd, buf, bs, (off_t)pblk * bs);
-	same = got == (ssize_t)bs && !memcmp(buf, ra->jsb, bs);
+	same = got == (ssize_t)bs && !memcmp(buf, ra->jsb, ra->jsb_len);
 	free(buf);
 	return same;
 }
@@ -220,6 +221,8 @@ struct readahead *readahead_start(const struct recover_struct *r)
 	ra->src = src;
 	ra->path = src->io->name;
 	ra->jsb = r->jsb_raw;
+	/* The open clears a superblock's garbage after s_errno in memory. */
+	ra->jsb_len = r->st.garbage_nr_users ? JSB_V1_SIZE : src->blocksize;
 	ra->start = r->sb.pub.start;
 	ra->first = r->sb.pub.first;
 	ra->last = r->sb.last;
