@@ -425,8 +425,8 @@ struct replay_block {
  * record cancels gets state[i] = revoked, any other is a candidate,
  * state[i] = cand.  prev[i] is the candidate before it of the same block
  * (REPLAY_NONE for a block's first one and for revoked copies), and
- * *blocks, *nblocks of them, each block's last candidate, in log order
- * (to free; NULL on an error).
+ * *blocks, *nblocks of them, each block's last candidate, the blocks in
+ * the order their first candidates come in (to free; NULL on an error).
  */
 errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 			  unsigned char revoked, unsigned char cand,

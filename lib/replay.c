@@ -99,10 +99,10 @@ errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 			  uint32_t *prev, struct replay_block **blocks,
 			  size_t *nblocks)
 {
-	struct replay_block *b = NULL;
-	struct rtable last;
+	struct replay_block *b = NULL, *shrunk;
+	struct rtable last;		/* block -> its entry in b */
 	uint32_t *slot;
-	size_t i, n = 0;
+	size_t i, n = 0, cap = 0;
 	int added;
 	errcode_t err;
 
@@ -120,31 +120,33 @@ errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 			continue;
 		}
 		state[i] = cand;
-		err = rtable_add(&last, t->fsblk, (uint32_t)i, &slot, &added);
+		err = rtable_add(&last, t->fsblk, (uint32_t)n, &slot, &added);
+		if (!err && added)
+			err = recovery_grow((void **)&b, &cap, n + 1,
+					    sizeof(*b));
 		if (err)
 			goto out;
-		if (!added) {
-			prev[i] = *slot;
-			*slot = (uint32_t)i;
+		if (added) {
+			b[n].fsblk = t->fsblk;
+			b[n++].tag = (uint32_t)i;
 		} else {
-			n++;
+			prev[i] = b[*slot].tag;
+			b[*slot].tag = (uint32_t)i;
 		}
 	}
-	b = malloc((n ? n : 1) * sizeof(*b));
-	if (!b) {
+	/* Only what the list holds stays (one entry at least: a list). */
+	shrunk = realloc(b, (n ? n : 1) * sizeof(*b));
+	if (!shrunk && !b) {
 		err = ENOMEM;
 		goto out;
 	}
-	n = 0;
-	for (i = 0; i < r->ntags; i++)
-		if (state[i] == cand &&
-		    *rtable_find(&last, r->tags[i].fsblk) == i) {
-			b[n].fsblk = r->tags[i].fsblk;
-			b[n++].tag = (uint32_t)i;
-		}
+	if (shrunk)
+		b = shrunk;
 	*blocks = b;
 	*nblocks = n;
+	b = NULL;
 out:
+	free(b);
 	rtable_free(&last);
 	return err;
 }
