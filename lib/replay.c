@@ -121,7 +121,7 @@ errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 		}
 		state[i] = cand;
 		err = rtable_add(&last, t->fsblk, (uint32_t)n, &slot, &added);
-		if (!err && added)
+		if (!err && added && n == cap)
 			err = recovery_grow((void **)&b, &cap, n + 1,
 					    sizeof(*b));
 		if (err)
