@@ -31,6 +31,9 @@
 #
 # Writes results.dat, results.md, results.png (gnuplot) and rtable.md
 # (bench/rtable_bench) to BENCH_OUT, and prints the targets at the end.
+# With BENCH_BEFORE=REVISION it also times bench/jrecover of REVISION
+# against this tree's on the same images (bench/before-after.sh);
+# BENCH_ONLY=before-after runs that comparison alone.
 # Exit status: 0, or 1 when any comparison found a difference or a tool
 # failed.
 
@@ -89,6 +92,33 @@ RUN_RTABLE=${BENCH_RTABLE:-1}
 # A nice value (e.g. -10) for every timed command, on a machine shared with
 # other work: the same for jrecover, dd and e2fsck.
 NICE=${BENCH_NICE:-0}
+# Before/after (bench/before-after.sh): bench/jrecover of the revision
+# BENCH_BEFORE against this tree's, for N = 2^k, k in BENCH_BEFORE_N, the
+# formats BENCH_BEFORE_CSUM and the LU-14958 row (BENCH_BEFORE_LU),
+# BENCH_BEFORE_ROUNDS rounds, best taken; no slowdown = every new/old
+# ratio within BENCH_BEFORE_TOL.  BENCH_ONLY=before-after: nothing else.
+BEFORE=${BENCH_BEFORE:-}
+BEFORE_DIR=${BENCH_BEFORE_DIR:-}
+if [ "$QUICK" = 1 ]; then
+	BA_K=${BENCH_BEFORE_N:-18 20}
+else
+	BA_K=${BENCH_BEFORE_N:-24 25}
+fi
+BA_CSUMS=${BENCH_BEFORE_CSUM:-$CSUMS}
+BA_LU=${BENCH_BEFORE_LU:-$RUN_LU}
+BA_ROUNDS=${BENCH_BEFORE_ROUNDS:-5}
+BA_TOL=${BENCH_BEFORE_TOL:-1.10}
+ONLY=${BENCH_ONLY:-}
+case $ONLY in
+'') ;;
+before-after)
+	[ -n "$BEFORE" ] || { printf '%s\n' "run.sh: BENCH_ONLY=before-after needs BENCH_BEFORE=REVISION" >&2; exit 2; }
+	# the other rows of results.dat stay; the kernel, strace and
+	# rtable_bench are not needed
+	BENCH_APPEND=1 RUN_KERNEL=0 RUN_WRITES=0 RUN_RTABLE=0 ;;
+*)	printf '%s\n' "run.sh: BENCH_ONLY=$ONLY: only before-after is known" >&2
+	exit 2 ;;
+esac
 
 BIN=$top_builddir/bench
 JRECOVER=$BIN/jrecover
@@ -335,31 +365,42 @@ csum_format() {
 	fi
 }
 
-# bench_one N CSUM [SHAPE]: one row.  SHAPE "bench" (the default: T from
-# BENCH_T or N / 8192) or "lu" (the LU-14958 shape: T = LU_T).
+# plan_row N CSUM SHAPE: the journal format (csum_format) and the sizes
+# of one row's image (mkbench -p: T, L, HIT, LOG_BLOCKS, JOURNAL_MIB,
+# IMAGE_MIB); SHAPE "bench" (T from BENCH_T or N / 8192) or "lu" (the
+# LU-14958 shape: T = LU_T).  Also sets load, the 1-minute load average.
+plan_row() {
+	csum_format "$2"
+	topt=
+	[ -n "$BENCH_T" ] && topt="-t $BENCH_T"
+	[ "$3" = lu ] && topt="-t $LU_T"
+	# shellcheck disable=SC2086
+	eval "$("$MKBENCH" -p $copt $topt -l "$BENCH_L" -H "$BENCH_HIT" "$1")"
+	load=$(cut -d' ' -f1 /proc/loadavg)
+}
+
+# room_for_row: whether SCRATCH has room for the planned image and two
+# copies at a time (data written: the logged range and the log, plus
+# metadata); if not, says so (SKIP) and returns 1.
+room_for_row() {
+	need=$(( (LOG_BLOCKS + T * L) * 4 * 3 / 1024 + 512 ))
+	avail=$(df -Pm "$SCRATCH" | awk 'NR == 2 { print $4 }')
+	[ "$avail" -ge "$need" ] && return 0
+	log "SKIP: $need MiB needed in $SCRATCH, $avail MiB free"
+	return 1
+}
+
+# bench_one N CSUM [SHAPE]: one row (SHAPE: bench, the default, or lu;
+# see plan_row).
 bench_one() {
 	n=$1
 	cs=$2
 	shape=${3:-bench}
-	csum_format "$cs"
-	topt=
-	[ -n "$BENCH_T" ] && topt="-t $BENCH_T"
-	[ "$shape" = lu ] && topt="-t $LU_T"
-	# shellcheck disable=SC2086
-	eval "$("$MKBENCH" -p $copt $topt -l "$BENCH_L" -H "$BENCH_HIT" "$n")"
+	plan_row "$n" "$cs" "$shape"
 	jblocks=$((JOURNAL_MIB * 256))
-	load=$(cut -d' ' -f1 /proc/loadavg)
 	log ""
 	log "=== $shape N=$n csum=$cs T=$T L=$L log blocks=$LOG_BLOCKS journal=${JOURNAL_MIB} MiB image=${IMAGE_MIB} MiB load=$load"
-
-	# Room for the image and two copies at a time (data written: the
-	# logged range and the log, plus metadata).
-	need=$(( (LOG_BLOCKS + T * L) * 4 * 3 / 1024 + 512 ))
-	avail=$(df -Pm "$SCRATCH" | awk 'NR == 2 { print $4 }')
-	if [ "$avail" -lt "$need" ]; then
-		log "SKIP: $need MiB needed in $SCRATCH, $avail MiB free"
-		return
-	fi
+	room_for_row || return
 
 	img=$SCRATCH/bench.img
 	t0=$(date +%s)
@@ -550,10 +591,10 @@ bench_one() {
 }
 
 # sort_dat: the rows in order of N, csum v3 first, whatever order they
-# came in; the write-request rows last.
+# came in; the write-request rows, then the before/after rows, last.
 sort_dat() {
-	{ grep '^#' "$DAT"; grep -v '^#' "$DAT" | grep -v '^w ' | sort -k1,1n -k2,2nr
-	  grep '^w ' "$DAT"; } > "$DAT.new" && mv "$DAT.new" "$DAT"
+	{ grep '^#' "$DAT"; grep -v '^#' "$DAT" | grep -v '^w ' | grep -v '^ba ' | sort -k1,1n -k2,2nr
+	  grep '^w ' "$DAT"; grep '^ba ' "$DAT"; } > "$DAT.new" && mv "$DAT.new" "$DAT"
 }
 
 # writes_one NAME CSUM N T SPAN: the write requests and bytes of
@@ -663,8 +704,24 @@ write_md() {
 		L[++nl] = substr($0, 9); ended[nl] = index($0, "; at the end ") > 0
 		next
 	}
-	/^# note: / { note[++nn] = substr($0, 9); next }
+	/^# note: / { note[++nn] = substr($0, 9); if (index($0, "# note: before/after skipped")) baskip = 1; next }
+	# before/after: "# before: REV HASH NEW ROUNDS TOL", "# before: old = ..."
+	/^# before: old = / { baold = substr($0, 17); next }
+	/^# before: / { barev = $3; bahash = $4; banew = $5; barounds = $6; batol = $7; next }
 	/^#/ { next }
+	$1 == "ba" && NF >= 22 {
+		b_++
+		for (j = 8; j <= 17; j++) B[b_, j] = $j
+		Bn[b_] = $3; Bc[b_] = $4; Bs[b_] = $2; Bid[b_] = $20
+		Bname[b_] = (($2 == "lu") ? (($22 > 1) ? "LU-14958 / " $22 : "LU-14958") : p2($3)) " " cs($4)
+		bline[b_] = sprintf("| %s | %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+			($2 == "lu") ? (($22 > 1) ? "LU-14958 / " $22 : "LU-14958") : "bench", p2($3), cs($4), $5, $6 * 4 / 1024,
+			$8, $9, rat2($9, $8), $10, $11, rat2($11, $10),
+			$12, $13, rat2($13, $12), $14, $15, rat2($15, $14),
+			mib($16), mib($17), rat2($17, $16), $18, $19, rat2($19, $18),
+			($20 == 1) ? "yes" : "**NO**", $21)
+		next
+	}
 	$1 == "w" && NF >= 18 {
 		w++
 		Wn[w] = $2; Wc[w] = $3; Wjr[w] = $9; We2[w] = $12
@@ -715,6 +772,11 @@ write_md() {
 		print "Shape: " shape "."
 		print "Times are wall seconds with the image in the page cache unless marked cold; jrecover and jrecover -n / dd are the best of " repeat " runs, jrecover each on a fresh copy, and the cold ones the best of the runs the cold runs column gives; the full table, e2fsck and the kernel run once.  e2fsck is bounded by " e2to " s." (nice != "" && nice != 0 ? "  Every timed command ran under nice -n " nice " (the machine is shared)." : "") "  load = the 1-minute load average when the row started: other jobs on the machine inflate wall times, CPU times less so."
 		for (i = 1; i <= nn; i++) print "Note: " note[i]
+		if (!r && b_) {
+			print ""
+			print "No rows of the benchmark itself: this run measured only the comparison below (BENCH_ONLY=before-after)."
+		}
+		if (r) {
 		print ""
 		print "## jrecover, the full revoke table and e2fsck"
 		print ""
@@ -730,6 +792,7 @@ write_md() {
 		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= r; i++) if (S[i] == "bench") print line2[i]
 		for (i = 1; i <= r; i++) if (S[i] != "bench") print line2[i]
+		}
 		if (w) {
 			print ""
 			print "## Write requests"
@@ -740,8 +803,18 @@ write_md() {
 			print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 			for (i = 1; i <= w; i++) print wline[i]
 		}
+		if (b_) {
+			print ""
+			print "## Before and after"
+			print ""
+			print "old: bench/jrecover of " barev " (" baold "), built from that revision (git archive, its own autogen.sh, configure and make, with the same compiler and CFLAGS); new: this tree'"'"'s (HEAD " banew ").  Both on the same image in the same run: in each of " barounds " rounds each ran every measure once, one right after the other, the two taking turns at going first; each time is the best of the " barounds " rounds (wall s), the peak RSS the largest of all runs, CPU the best user + system time of the replays.  jrecover on a fresh copy each time; cold: the page cache dropped before each run.  new/old is the ratio (above 1: slower now).  identical: the two replays'"'"' results compared with sparsecmp."
+			print ""
+			print "| shape | N | csum | T | log MiB | -n old s | -n new s | new/old | jrecover old s | jrecover new s | new/old | cold -n old s | cold -n new s | new/old | cold jrecover old s | cold jrecover new s | new/old | peak RSS old MiB | peak RSS new MiB | new/old | CPU old s | CPU new s | new/old | identical | load |"
+			print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+			for (i = 1; i <= b_; i++) print bline[i]
+		}
 		print ""
-		print "## Targets (issue 11)"
+		print "## Targets (issue 11" (b_ ? "; issue 12: no slowdown" : "") ")"
 		print ""
 		for (c = 3; c >= 0; c -= 3) {
 			b = 0; lu = 0; any = 0
@@ -754,23 +827,23 @@ write_md() {
 			if (b) {
 				at = "csum " cs(c) ", " p2(N[b]) (N[b] < 33554432 ? " (2^25 not in this run)" : "")
 				x = rat2(jr[b], dd[b])
-				verdict(at ", warm: end to end within 4x of dd", x "x (" jr[b] " s / " dd[b] " s)", (x != "-" && x <= 4) ? "PASS" : "MISS")
+				verdict(at ", warm: end to end within 4x of dd", x "x (" jr[b] " s / " dd[b] " s)", (x != "-" && x + 0 <= 4) ? "PASS" : "MISS")
 				x = rat2(dry[b], dd[b])
-				verdict(at ", warm: dry run within 3x of dd", x "x (" dry[b] " s / " dd[b] " s)", (x != "-" && x <= 3) ? "PASS" : "MISS")
+				verdict(at ", warm: dry run within 3x of dd", x "x (" dry[b] " s / " dd[b] " s)", (x != "-" && x + 0 <= 3) ? "PASS" : "MISS")
 				if (cdd[b] != "-") {
 					x = rat2(cdry[b], cdd[b])
-					verdict(at ", cold: dry run within 1.3x of cold dd", x "x (" cdry[b] " s / " cdd[b] " s)", (x <= 1.3) ? "PASS" : "MISS")
+					verdict(at ", cold: dry run within 1.3x of cold dd", x "x (" cdry[b] " s / " cdd[b] " s)", (x != "-" && x + 0 <= 1.3) ? "PASS" : "MISS")
 					x = rat2(cjr[b], cdd[b])
-					verdict(at ", cold: end to end within 2x of cold dd", x "x (" cjr[b] " s / " cdd[b] " s)", (x <= 2) ? "PASS" : "MISS")
+					verdict(at ", cold: end to end within 2x of cold dd", x "x (" cjr[b] " s / " cdd[b] " s)", (x != "-" && x + 0 <= 2) ? "PASS" : "MISS")
 				} else
 					verdict(at ", cold cache targets", "not measured (see the notes)", "SKIPPED")
 				x = rat2(rss[b] / 1024, rssref)
-				verdict(at ": peak RSS within 2x of " rssref " MiB", mib(rss[b]) " MiB = " x "x", (x != "-" && x <= 2) ? "PASS" : "MISS")
+				verdict(at ": peak RSS within 2x of " rssref " MiB", mib(rss[b]) " MiB = " x "x", (x != "-" && x + 0 <= 2) ? "PASS" : "MISS")
 			}
 			if (lu) {
 				at = "csum " cs(c) ", LU-14958 shape" (div[lu] > 1 ? " scaled down " div[lu] "x (BENCH_LU_DIV)" : "")
 				x = rat2(jr[lu], dd[lu])
-				verdict(at ": end to end within 4x of dd", x "x (" jr[lu] " s / " dd[lu] " s)", (x != "-" && x <= 4) ? "PASS" : "MISS")
+				verdict(at ": end to end within 4x of dd", x "x (" jr[lu] " s / " dd[lu] " s)", (x != "-" && x + 0 <= 4) ? "PASS" : "MISS")
 			}
 			kr = 0; kd = 0; ks = 0
 			for (i = 1; i <= r; i++) if (C[i] == c) {
@@ -785,9 +858,27 @@ write_md() {
 		}
 		for (i = 1; i <= w; i++) if (Wn[i] == "relog") {
 			x = rat(We2[i], Wjr[i])
-			verdict("relogging journal (csum " cs(Wc[i]) "): jrecover issues at least 10x fewer write requests than e2fsck", "e2fsck/jrecover = " x " (" We2[i] " / " Wjr[i] ")", (x != "-" && x >= 10) ? "PASS" : "MISS")
+			verdict("relogging journal (csum " cs(Wc[i]) "): jrecover issues at least 10x fewer write requests than e2fsck", "e2fsck/jrecover = " x " (" We2[i] " / " Wjr[i] ")", (x != "-" && x + 0 >= 10) ? "PASS" : "MISS")
 		}
+		if (b_) {
+			# the five measures: [old column, new column, name]
+			split("8 10 12 14 16", mo, " "); split("-n;jrecover;cold -n;cold jrecover;peak RSS", mn, ";")
+			miss = ""; worst = ""; wat = ""; nocold = 0
+			for (i = 1; i <= b_; i++) for (j = 1; j <= 5; j++) {
+				x = rat2(B[i, mo[j] + 1], B[i, mo[j]])
+				if (x == "-") { if (j == 3 || j == 4) nocold = 1; continue }
+				if (worst == "" || x + 0 > worst + 0) { worst = x; wat = Bname[i] " " mn[j] }
+				if (x + 0 > batol + 0)
+					miss = miss (miss == "" ? "" : ", ") Bname[i] " " mn[j] " " x "x (" \
+						((j == 5) ? mib(B[i, mo[j] + 1]) " / " mib(B[i, mo[j]]) " MiB" : B[i, mo[j] + 1] " s / " B[i, mo[j]] " s") ")"
+			}
+			x = "worst " worst "x (" wat ")" (nocold ? "; no cold runs (not root, or BENCH_COLD=0)" : "")
+			verdict("no slowdown against " barev " (" substr(bahash, 1, 12) "): every new/old ratio (best of " barounds " rounds) within " batol ", the tolerance for the noise of a shared machine (bench/README)",
+				(miss == "") ? x : "over it: " miss, (worst == "") ? "SKIPPED" : (miss == "") ? "PASS" : "MISS")
+		} else if (baskip)
+			verdict("no slowdown against an earlier revision (BENCH_BEFORE)", "not measured (see the notes)", "SKIPPED")
 		nid = 0; for (i = 1; i <= r; i++) if (id[i] == 0 || kid[i] == 0) nid++
+		for (i = 1; i <= b_; i++) if (Bid[i] == 0) nid++
 		print "- identical results: " (nid ? nid " row(s) DIFFER" : "every row (see the identical columns)")
 		print ""
 		print "Columns: see bench/README.  Raw numbers: results.dat; log: results.log; plot: results.png."
@@ -802,6 +893,8 @@ plot() {
 }
 
 # ---- main ----------------------------------------------------------------------------
+
+. "$top_srcdir/bench/before-after.sh"
 
 HOST="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(e2fsck -V 2>&1 | head -n 1)"
 HOST="$HOST, $("$JRECOVER" -V)"
@@ -876,6 +969,11 @@ if [ "$RUN_WRITES" = 1 ] && ! command -v strace > /dev/null 2>&1; then
 	note "write-request rows skipped: strace not found"
 	RUN_WRITES=0
 fi
+BA=0
+if [ -n "$BEFORE" ]; then
+	[ "$APPEND" = 1 ] && ba_clean_dat
+	ba_build "$BEFORE" && BA=1
+fi
 
 if [ "$APPEND" = 1 ] && [ -f "$DAT" ]; then
 	say "# rows added $DATE; $HOST" >> "$DAT"
@@ -904,12 +1002,18 @@ else
 EOF
 fi
 { say "# machine: $MACHINE"; printf '%s' "$NOTES"; say "# load: at the start $LOAD0"; } >> "$DAT"
-log "jrecover benchmark: N = 2^$MIN .. 2^$MAX, csum: $CSUMS, scratch $SCRATCH"
+[ "$BA" = 1 ] && ba_header >> "$DAT"
+if [ -n "$ONLY" ]; then
+	log "jrecover benchmark: $ONLY only, scratch $SCRATCH"
+else
+	log "jrecover benchmark: N = 2^$MIN .. 2^$MAX, csum: $CSUMS, scratch $SCRATCH"
+fi
 log "$HOST"
 log "$MACHINE"
 log "at the start: $LOAD0"
 
 k=$MIN
+[ -n "$ONLY" ] && k=$((MAX + 1)) RUN_LU=0
 while [ "$k" -le "$MAX" ]; do
 	for cs in $CSUMS; do
 		bench_one $((1 << k)) "$cs"
@@ -929,9 +1033,10 @@ if [ "$RUN_WRITES" = 1 ]; then
 		writes_one relog "$cs" 0 "$RELOG_T" "$BENCH_L"
 	done
 fi
+[ "$BA" = 1 ] && ba_rows
 say "# load: at the start $LOAD0; at the end $(load_now)" >> "$DAT"
 write_md
-plot
+[ -n "$ONLY" ] || plot
 
 if [ "$RUN_RTABLE" = 1 ] && [ -x "$RTABLE_BENCH" ]; then
 	log "rtable micro-benchmark -> $OUT/rtable.md"
