@@ -29,8 +29,13 @@
  * plus mmapped) across the inserts, divided by N, so malloc's per-chunk
  * overhead counts; rtable also reports its own slot bytes.
  *
- * usage: rtable_bench [-q] [-x LOG2] [-c LOG2]   markdown on stdout
+ * Then the revoke lookups of the default strategy, old (a rtable_find() a
+ * record) against new (rtable_find_batch()), in the same run: see
+ * bench_lookups() below.
+ *
+ * usage: rtable_bench [-q] [-r] [-x LOG2] [-c LOG2]   markdown on stdout
  *   -q       quick: N = 2^16 .. 2^20
+ *   -r       the revoke lookups only
  *   -x LOG2  largest N = 2^LOG2 (default 25)
  *   -c LOG2  largest N for chain1024 (default 21; above it is too slow)
  */
@@ -62,6 +67,16 @@ static double now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* This thread's CPU time: the time slices another process takes on a
+ * shared machine do not count (its cache traffic still does). */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -345,6 +360,169 @@ static int bench_rtable(uint64_t n, int presize, int filter,
 	return 0;
 }
 
+/* ---- revoke lookups ------------------------------------------------------- */
+
+/*
+ * What the default revoke strategy asks the table (lib/revoke.c): a table
+ * of the T * L logged blocks (with its filter), asked at each commit about
+ * the transaction's records, 1% of them naming a block an earlier
+ * transaction logged.  The logged blocks are LOG_FIRST .. + T * L (or every
+ * other block from there, "inside"); the other records name blocks outside
+ * that range ("outside", the journal bench/mkbench writes) or the blocks
+ * between the logged ones ("inside": no range check can answer them).
+ * "old" is revoke_commit()'s loop before the batches (rtable_find() a
+ * record), "batch" rtable_find_batch() on 512 records at a time as
+ * revoke_commit() calls it now; both on tables built alike, whose values
+ * must end equal.  Only the lookups and the updates are timed (the
+ * thread's CPU time, a transaction at a time, old and batch in turn), not
+ * making the records.
+ */
+#define LOG_L		50u
+#define LOG_FIRST	(1ull << 33)
+#define LOOKUP_BATCH	512u
+
+struct lookup_result {
+	double old_ns, batch_ns;		/* per record */
+	uint64_t keys, records, hits;
+	double bytes;				/* table bytes per logged block */
+	int same;
+};
+
+static uint64_t logged_key(uint64_t i, int inside)
+{
+	return LOG_FIRST + (inside ? 2 * i : i);
+}
+
+/* Record j of transaction t (t >= 0; tid t + 1). */
+static uint64_t record_of(uint64_t t, uint64_t j, uint64_t nlogged,
+			  int inside)
+{
+	uint64_t r = t * TXN_RECORDS + j;
+	uint64_t x = rtable_mix(r + 1);
+
+	if (t && j % 100 == 0)		/* 1%: a block logged before t */
+		return logged_key(x % (t * LOG_L), inside);
+	if (inside)
+		return logged_key(x % nlogged, 1) + 1;
+	/* Below and above the logged range, alternately. */
+	return r & 1 ? LOG_FIRST - 1 - r / 2 : LOG_FIRST + nlogged + r / 2;
+}
+
+static int build_logged(struct rtable *t, uint64_t ntxn, int inside)
+{
+	uint64_t i;
+
+	if (rtable_init(t, 0) || rtable_use_filter(t))
+		return -1;
+	for (i = 0; i < ntxn * LOG_L; i++) {
+		uint32_t *slot;
+		int added;
+
+		if (rtable_add(t, logged_key(i, inside),
+			       (uint32_t)(i / LOG_L + 1) - 1, &slot, &added))
+			return -1;
+	}
+	return 0;
+}
+
+static int bench_lookups(uint64_t n, int inside, struct lookup_result *res)
+{
+	uint64_t ntxn = n / TXN_RECORDS ? n / TXN_RECORDS : 1, nlogged, t, i;
+	uint64_t *rec = malloc(TXN_RECORDS * sizeof(*rec));
+	struct rtable a, b;
+	size_t hit[LOOKUP_BATCH];
+	uint32_t *slot[LOOKUP_BATCH];
+	double t0;
+
+	nlogged = ntxn * LOG_L;
+	if (!rec || build_logged(&a, ntxn, inside) ||
+	    build_logged(&b, ntxn, inside))
+		return -1;
+	memset(res, 0, sizeof(*res));
+	res->keys = nlogged;
+	res->bytes = (double)rtable_bytes(&a) / nlogged;
+	for (t = 0; t < ntxn; t++) {
+		uint32_t tid = (uint32_t)t + 1;
+
+		for (i = 0; i < TXN_RECORDS; i++)
+			rec[i] = record_of(t, i, nlogged, inside);
+		t0 = cpu_now();
+		for (i = 0; i < TXN_RECORDS; i++) {
+			uint32_t *v = rtable_find(&a, rec[i]);
+
+			if (v && tid_gt(tid, *v))
+				*v = tid;
+		}
+		res->old_ns += cpu_now() - t0;
+		t0 = cpu_now();
+		for (i = 0; i < TXN_RECORDS; i += LOOKUP_BATCH) {
+			size_t m = TXN_RECORDS - i < LOOKUP_BATCH ?
+				   TXN_RECORDS - i : LOOKUP_BATCH, h, k;
+
+			h = rtable_find_batch(&b, rec + i, m, hit, slot);
+			for (k = 0; k < h; k++)
+				if (tid_gt(tid, *slot[k]))
+					*slot[k] = tid;
+			res->hits += h;
+		}
+		res->batch_ns += cpu_now() - t0;
+	}
+	res->records = ntxn * TXN_RECORDS;
+	res->old_ns *= 1e9 / res->records;
+	res->batch_ns *= 1e9 / res->records;
+	/* The same keys in the same slots, each with the same value. */
+	res->same = a.slots == b.slots &&
+		    !memcmp(a.keys, b.keys, a.slots * sizeof(*a.keys));
+	for (i = 0; i < nlogged && res->same; i++) {
+		uint32_t *v = rtable_find(&a, logged_key(i, inside));
+
+		res->same = v && *v == *rtable_find(&b, logged_key(i, inside));
+	}
+	rtable_free(&a);
+	rtable_free(&b);
+	free(rec);
+	return 0;
+}
+
+static int lookup_rows(int lo, int hi)
+{
+	int k, inside, bad = 0;
+
+	printf("\n## Revoke lookups (the default strategy's commits)\n\n"
+	       "A table of the T * L logged blocks (L = %u, T = N / %u, "
+	       "grown from empty as the scan grows it, with its filter), asked about the N "
+	       "records of the T transactions at their commits, 1%% of them "
+	       "naming a block logged by an earlier transaction; the other "
+	       "records name blocks outside the logged range (\"outside\", "
+	       "as in bench/mkbench's journals) or between the logged blocks "
+	       "(\"inside\").  ns a record: \"old\" is one rtable_find() a "
+	       "record, \"batch\" rtable_find_batch() on %u records at a "
+	       "time, in the same run on tables built alike, a transaction "
+	       "of one, then of the other; CPU time of the thread "
+	       "(CLOCK_THREAD_CPUTIME_ID), so that another process's time "
+	       "slices do not count.\n\n",
+	       LOG_L, TXN_RECORDS, LOOKUP_BATCH);
+	printf("| misses | N | logged blocks | table B/block | hits | old ns "
+	       "| batch ns | old/batch | same values |\n");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
+	for (k = lo; k <= hi; k++)
+		for (inside = 0; inside < 2; inside++) {
+			struct lookup_result r;
+
+			if (bench_lookups(1ull << k, inside, &r))
+				return 1;
+			printf("| %s | 2^%d | %llu | %.1f | %llu | %.2f | %.2f "
+			       "| %.1f | %s |\n", inside ? "inside" : "outside",
+			       k, (unsigned long long)r.keys, r.bytes,
+			       (unsigned long long)r.hits, r.old_ns,
+			       r.batch_ns, r.old_ns / r.batch_ns,
+			       r.same ? "yes" : "**NO**");
+			fflush(stdout);
+			bad |= !r.same;
+		}
+	return bad;
+}
+
 /* ---- report -------------------------------------------------------------- */
 
 static void row(const char *name, uint64_t n, const struct result *r)
@@ -363,18 +541,20 @@ static void row(const char *name, uint64_t n, const struct result *r)
 
 int main(int argc, char **argv)
 {
-	int lo = 20, hi = 25, chain_max = 21, opt, k, bad = 0;
+	int lo = 20, hi = 25, chain_max = 21, opt, k, bad = 0, only_lookups = 0;
 	double load0 = loadavg();
 	char host[256] = "?";
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "qx:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "qrx:c:")) != -1) {
 		switch (opt) {
 		case 'q': lo = 16; hi = 20; break;
+		case 'r': only_lookups = 1; break;
 		case 'x': hi = atoi(optarg); break;
 		case 'c': chain_max = atoi(optarg); break;
 		default:
-			fputs("usage: rtable_bench [-q] [-x LOG2] [-c LOG2]\n", stderr);
+			fputs("usage: rtable_bench [-q] [-r] [-x LOG2] [-c LOG2]\n",
+			      stderr);
 			return 2;
 		}
 	}
@@ -409,6 +589,8 @@ int main(int argc, char **argv)
 	       "inserts, per record, malloc overhead included; slot B/rec = "
 	       "rtable's own arrays.\n\n",
 	       RUN, TXN_RECORDS, LOOKUPS, CHAIN_OPS, chain_max);
+	if (only_lookups)
+		goto lookups;
 	printf("| table | N | insert ns | update ns | hit ns | miss ns | "
 	       "B/rec | slot B/rec | lookups |\n");
 	printf("|---|---|---|---|---|---|---|---|---|\n");
@@ -441,6 +623,8 @@ int main(int argc, char **argv)
 			bad |= !r.found_ok;
 		}
 	}
+lookups:
+	bad |= lookup_rows(lo, hi);
 	printf("\nLoad average (1 min) at the start: %.2f, at the end: %.2f; "
 	       "on a busy machine the times are upper bounds.\n",
 	       load0, loadavg());

@@ -64,30 +64,108 @@ static void revoke(struct rtable *t, uint64_t key, uint32_t tid)
 }
 
 /*
+ * rtable_find_batch() on q[0 .. n-1] answers as rtable_find() on each: the
+ * keys found, in rising order, each with rtable_find()'s slot, and no other.
+ * Run on the whole array and on pieces that start and end off the batch
+ * boundaries (64 keys).
+ */
+static void check_batch_one(const struct rtable *t, const uint64_t *q,
+			    size_t n)
+{
+	size_t *hit = malloc((n ? n : 1) * sizeof(*hit));
+	uint32_t **slot = malloc((n ? n : 1) * sizeof(*slot));
+	size_t i, k = 0, h;
+
+	assert_non_null(hit);
+	assert_non_null(slot);
+	h = rtable_find_batch(t, q, n, hit, slot);
+	assert_true(h <= n);
+	for (i = 0; i < n; i++) {
+		uint32_t *v = rtable_find(t, q[i]);
+
+		if (!v) {
+			assert_true(k == h || hit[k] != i);
+			continue;
+		}
+		assert_true(k < h);
+		assert_int_equal(hit[k], i);
+		assert_ptr_equal(slot[k], v);
+		k++;
+	}
+	assert_int_equal(k, h);
+	free(hit);
+	free(slot);
+}
+
+static void check_batch(const struct rtable *t, const uint64_t *q, size_t n)
+{
+	static const size_t cut[] = { 0, 1, 63, 64, 65, 130 };
+	size_t c;
+
+	check_batch_one(t, q, n);
+	for (c = 0; c < sizeof(cut) / sizeof(cut[0]); c++)
+		if (cut[c] < n) {
+			check_batch_one(t, q + cut[c], n - cut[c] > 200 ?
+					200 : n - cut[c]);
+			check_batch_one(t, q, cut[c]);
+		}
+}
+
+/*
  * Everything the layout promises: at least FIRST_SLOTS slots, load at most
  * 3/4, every stored key found at its own slot (which also rules out a key
- * stored twice), the count equal to the keys held, 12 bytes a slot.
+ * stored twice), the count equal to the keys held, 12 bytes a slot; lo
+ * and hi the smallest and largest key; rtable_find_batch() answering as
+ * rtable_find() for every key, neighbours, the range's edges, 0 and
+ * UINT64_MAX.
  */
 static void check_layout(const struct rtable *t)
 {
-	size_t i, used = 0;
+	size_t i, used = 0, nq = 0;
+	uint64_t lo = 0, hi = 0, *q;
 
 	if (!t->keys) {
+		static const uint64_t none[] = { 0, EMPTY_KEY, 1, EMPTY_KEY };
+
 		assert_int_equal(rtable_count(t), t->has_special ? 1 : 0);
 		assert_int_equal(rtable_bytes(t), 0);
+		check_batch(t, none, 4);
 		return;
 	}
 	assert_true(slots(t) >= FIRST_SLOTS);
+	q = malloc((slots(t) * 2 + 4) * sizeof(*q));
+	assert_non_null(q);
 	for (i = 0; i < slots(t); i++) {
-		if (t->keys[i] == EMPTY_KEY)
+		uint64_t key = t->keys[i];
+
+		if (key == EMPTY_KEY)
 			continue;
+		if (!used || key < lo)
+			lo = key;
+		if (!used || key > hi)
+			hi = key;
+		/* Each key, and a neighbour that may be absent. */
+		q[nq++] = key;
+		q[nq++] = key ^ 1;
 		used++;
-		assert_ptr_equal(rtable_find(t, t->keys[i]), &t->vals[i]);
+		assert_ptr_equal(rtable_find(t, key), &t->vals[i]);
 	}
 	assert_int_equal(used + (t->has_special ? 1 : 0), rtable_count(t));
+	/* The range rtable_find_batch() answers from, and its edges. */
+	if (used) {
+		assert_int_equal(t->lo, lo);
+		assert_int_equal(t->hi, hi);
+		q[nq++] = lo - 1;
+		q[nq++] = hi + 1;
+	}
+	q[nq++] = EMPTY_KEY;
+	q[nq++] = 0;
+	check_batch(t, q, nq);
+	free(q);
 	assert_true(rtable_count(t) * 4 <= slots(t) * 3);
-	assert_int_equal(rtable_bytes(t),
-			 slots(t) * (SLOT_BYTES + (t->filter ? 1 : 0)));
+	/* 12 bytes a slot, and the filter's word per 8 slots. */
+	assert_int_equal(rtable_bytes(t), slots(t) * SLOT_BYTES +
+			 (t->filter ? (slots(t) + 7) / 8 * 8 : 0));
 }
 
 /*
@@ -764,8 +842,8 @@ static void test_count_and_bytes(void **state)
 
 /*
  * The "absent" filter: never hides a key (through growth, and when turned
- * on over a table holding keys), answers most absent keys by itself, and
- * costs one byte a slot.
+ * on over a table holding keys), answers nearly all absent keys by itself,
+ * and costs one byte a slot.
  */
 static void test_filter(void **state)
 {
@@ -791,22 +869,176 @@ static void test_filter(void **state)
 		assert_int_equal(value_of(&late, k * 7919), (uint32_t)k);
 	}
 	/* Absent keys: no false answers, and the filter turns most away
-	 * (the probe is reached only when their bit happens to be set). */
+	 * (the probe is reached only when their three bits happen to be
+	 * set). */
 	for (k = 0; k < n; k++) {
 		uint64_t key = k * 7919 + 1;
 		uint64_t h = rtable_mix(key);
-		/* rtable.h: the bit (low 3 bits of the hash) in the byte of the
-		 * home slot (the high part of hash * slots). */
+		/* rtable.h: bits h mod 64, h / 64 mod 64 and h / 4096 mod 64
+		 * of the word of the home slot's group of 8 (the home slot:
+		 * the high part of hash * slots). */
 		size_t i = (size_t)(((unsigned __int128)h * t.slots) >> 64);
+		uint64_t m = (1ULL << (h & 63)) | (1ULL << ((h >> 6) & 63)) |
+			     (1ULL << ((h >> 12) & 63));
 
 		assert_null(rtable_find(&t, key));
-		hits += (t.filter[i] >> (h & 7)) & 1;
+		hits += (t.filter[i / 8] & m) == m;
 	}
-	assert_true(hits * 5 < n);
+	/* 100000 keys in 262144 slots, load 3/8: about 0.4% get through
+	 * (a bit a byte would let 4.6% through). */
+	assert_int_equal(slots(&t), 262144);
+	assert_true(hits * 100 < n);
 	before = slots(&t);
 	rtable_free(&t);
 	rtable_free(&late);
 	assert_true(before > 0);
+
+	/* Presized to a slot count that is no multiple of 8: the last word
+	 * serves the last 6 slots. */
+	assert_int_equal(rtable_init(&t, 1000), 0);
+	assert_int_equal(rtable_use_filter(&t), 0);
+	assert_int_equal(slots(&t), 1334);
+	for (k = 0; k < 1000; k++)
+		revoke(&t, k * 104729, (uint32_t)k);
+	for (k = 0; k < 1000; k++)
+		assert_int_equal(value_of(&t, k * 104729), (uint32_t)k);
+	check_layout(&t);
+	rtable_free(&t);
+}
+
+/*
+ * rtable_find_batch() against rtable_find() where the two could part:
+ * empty and zeroed tables, the special key alone and among others, keys
+ * repeated within a batch and across batches, probe chains that wrap past
+ * the last slot, keys sharing their low bits, random keys with and without
+ * the filter, and slots found by a batch being the ones updates go to.
+ */
+static void test_batch(void **state)
+{
+	uint64_t q[1000], at_end[6], k;
+	struct rtable t, u;
+	size_t i, ne = 0, h, hit[8];
+	uint32_t *slot[8];
+	int filter;
+
+	(void)state;
+	/* Nothing held: zeroed, zeroed with the filter, initialised. */
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < 1000; i++)
+		q[i] = i % 3 ? rng() : (i % 2 ? EMPTY_KEY : i);
+	assert_int_equal(rtable_find_batch(&t, q, 1000, NULL, NULL), 0);
+	assert_int_equal(rtable_use_filter(&t), 0);
+	assert_int_equal(rtable_find_batch(&t, q, 1000, NULL, NULL), 0);
+	assert_int_equal(rtable_init(&t, 0), 0);
+	assert_int_equal(rtable_find_batch(&t, q, 1000, NULL, NULL), 0);
+	check_batch(&t, q, 1000);
+
+	/* The special key alone, then among one other key, repeated. */
+	revoke(&t, EMPTY_KEY, 7);
+	check_batch(&t, q, 1000);
+	q[0] = EMPTY_KEY;
+	q[1] = 5;
+	q[2] = EMPTY_KEY;
+	q[3] = 4;
+	q[4] = 6;
+	h = rtable_find_batch(&t, q, 5, hit, slot);
+	assert_int_equal(h, 2);
+	assert_int_equal(hit[0], 0);
+	assert_int_equal(hit[1], 2);
+	assert_ptr_equal(slot[0], slot[1]);
+	assert_int_equal(*slot[0], 7);
+	revoke(&t, 5, 8);
+	h = rtable_find_batch(&t, q, 5, hit, slot);
+	assert_int_equal(h, 3);
+	assert_int_equal(hit[1], 1);
+	assert_int_equal(*slot[1], 8);
+	check_layout(&t);
+	rtable_free(&t);
+
+	/* Probe chains wrapping past the last slot; an absent key of the
+	 * same home walks the whole chain. */
+	for (k = 1; ne < 6; k++)
+		if (home_slot(k) == FIRST_SLOTS - 1)
+			at_end[ne++] = k;
+	assert_int_equal(rtable_init(&t, 0), 0);
+	for (i = 0; i < 5; i++)
+		revoke(&t, at_end[i], 100 + (uint32_t)i);
+	for (i = 0; i < 1000; i++)
+		q[i] = at_end[(i * 7) % 6];
+	check_batch(&t, q, 1000);
+	check_layout(&t);
+	rtable_free(&t);
+
+	for (filter = 0; filter < 2; filter++) {
+		/* Keys sharing their low bits. */
+		assert_int_equal(rtable_init(&t, 0), 0);
+		if (filter)
+			assert_int_equal(rtable_use_filter(&t), 0);
+		for (i = 1; i <= 3000; i++)
+			revoke(&t, ((uint64_t)i << 40) | 0x2A, (uint32_t)i);
+		for (i = 0; i < 1000; i++)
+			q[i] = ((uint64_t)(i % 4000) << 40) | (i & 1 ? 0x2A : 0);
+		check_batch(&t, q, 1000);
+		check_layout(&t);
+		rtable_free(&t);
+
+		/* Random keys and a dense range; queries mixing present,
+		 * absent, repeated, 0, UINT64_MAX and the range's edges. */
+		rng_seed(0x51ED270B + (uint64_t)filter);
+		assert_int_equal(rtable_init(&t, filter ? 0 : 40000), 0);
+		assert_int_equal(rtable_init(&u, 0), 0);
+		if (filter) {
+			assert_int_equal(rtable_use_filter(&t), 0);
+			assert_int_equal(rtable_use_filter(&u), 0);
+		}
+		for (i = 0; i < 40000; i++) {
+			k = i % 2 ? rng() >> (i % 40) : 1000000 + 3 * i;
+			if (k == EMPTY_KEY)
+				k = 0;
+			revoke(&t, k, (uint32_t)i);
+			revoke(&u, k, (uint32_t)i);
+		}
+		for (i = 0; i < 1000; i++) {
+			switch (i % 8) {
+			case 0: q[i] = rng(); break;
+			case 1: q[i] = 1000000 + (rng() % 120000); break;
+			case 2: q[i] = q[i / 2]; break;
+			case 3: q[i] = EMPTY_KEY; break;
+			case 4: q[i] = t.lo + (i % 3) - 1; break;
+			case 5: q[i] = t.hi + (i % 3) - 1; break;
+			case 6: q[i] = rng() >> (rng() % 64); break;
+			default: q[i] = i; break;
+			}
+		}
+		check_batch(&t, q, 1000);
+		/* Raising through the batch's slots (revoke_commit()) and
+		 * through rtable_find()'s gives the same values. */
+		for (i = 0; i < 1000; i += 100) {
+			size_t j, m, *hh = malloc(100 * sizeof(*hh));
+			uint32_t **ss = malloc(100 * sizeof(*ss)), *v;
+
+			assert_non_null(hh);
+			assert_non_null(ss);
+			m = rtable_find_batch(&t, q + i, 100, hh, ss);
+			for (j = 0; j < m; j++)
+				if (tid_gt(50000 + (uint32_t)i, *ss[j]))
+					*ss[j] = 50000 + (uint32_t)i;
+			for (j = 0; j < 100; j++) {
+				v = rtable_find(&u, q[i + j]);
+				if (v && tid_gt(50000 + (uint32_t)i, *v))
+					*v = 50000 + (uint32_t)i;
+			}
+			free(hh);
+			free(ss);
+		}
+		for (i = 0; i < t.slots; i++)
+			if (t.keys[i] != EMPTY_KEY)
+				assert_int_equal(value_of(&t, t.keys[i]),
+						 value_of(&u, t.keys[i]));
+		check_layout(&t);
+		rtable_free(&t);
+		rtable_free(&u);
+	}
 }
 
 int main(void)
@@ -831,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_key_zero),
 		cmocka_unit_test(test_count_and_bytes),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
