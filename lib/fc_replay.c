@@ -579,16 +579,13 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 	return err;
 }
 
-static errcode_t replay_add_range(struct fcr *c, const struct fc_tag *t)
+/* ADD_RANGE's blocks, mapped into the inode in c->ibuf. */
+static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
+			   struct ext2_inode *inode)
 {
-	struct ext2_inode *inode = small(c->ibuf);
+	errcode_t err = 0;
 	uint32_t i;
-	errcode_t err;
 
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf))
-		return err;
-	err = touch(c, t->ino);
 	for (i = 0; !err && i < t->count; i++) {
 		blk64_t want = t->pblk + i, old = 0;
 		int ret_flags = 0;
@@ -611,22 +608,37 @@ static errcode_t replay_add_range(struct fcr *c, const struct fc_tag *t)
 	return err;
 }
 
-static errcode_t replay_del_range(struct fcr *c, const struct fc_tag *t)
+/* DEL_RANGE's blocks, unmapped from the inode in c->ibuf. */
+static errcode_t unmap_range(struct fcr *c, const struct fc_tag *t,
+			     struct ext2_inode *inode)
 {
-	struct ext2_inode *inode = small(c->ibuf);
 	blk64_t end;
-	errcode_t err;
 
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf) || !t->count)
-		return err;
-	err = touch(c, t->ino);
-	if (err)
-		return err;
 	end = (blk64_t)t->lblk + t->count - 1;
 	if (end > 0xFFFFFFFFULL)
 		end = 0xFFFFFFFFULL;
 	return ext2fs_punch(c->fs, t->ino, inode, NULL, t->lblk, end);
+}
+
+/*
+ * ADD_RANGE and DEL_RANGE: the inode is read and touched, then its blocks
+ * mapped or unmapped.  Nothing changes when the inode is not in use, nor
+ * for an empty DEL_RANGE (an empty ADD_RANGE still touches its inode and
+ * writes it back).
+ */
+static errcode_t replay_range(struct fcr *c, const struct fc_tag *t)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	int add = t->tag == FC_TAG_ADD_RANGE;
+	errcode_t err;
+
+	err = read_inode(c, t->ino, c->ibuf);
+	if (err || !in_use(c->ibuf) || (!add && !t->count))
+		return err;
+	err = touch(c, t->ino);
+	if (err)
+		return err;
+	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
 }
 
 static int file_type(uint16_t mode)
@@ -970,8 +982,8 @@ static int apply(void *data, const struct fc_tag *t, int valid)
 	/* What each record changes; PAD, TAIL and HEAD change nothing. */
 	static errcode_t (*const replay_tag[])(struct fcr *,
 					       const struct fc_tag *) = {
-		[FC_TAG_ADD_RANGE]	= replay_add_range,
-		[FC_TAG_DEL_RANGE]	= replay_del_range,
+		[FC_TAG_ADD_RANGE]	= replay_range,
+		[FC_TAG_DEL_RANGE]	= replay_range,
 		[FC_TAG_CREAT]		= replay_create,
 		[FC_TAG_LINK]		= replay_link,
 		[FC_TAG_UNLINK]		= replay_unlink,

@@ -434,6 +434,28 @@ void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 /* The REPLAY pass proper: each block's last good copy, once (replay.c). */
 errcode_t replay_blocks(struct recover_struct *r);
+
+/* A logged block and one of its copies (an index in r->tags). */
+struct replay_block {
+	uint64_t	fsblk;
+	uint32_t	tag;
+};
+
+#define REPLAY_NONE	UINT32_MAX	/* no earlier candidate */
+
+/*
+ * The tags as a replay takes them, before any data block is read (replay.c;
+ * also what recover_walk()'s fates start from): a copy that a revoke
+ * record cancels gets state[i] = revoked, any other is a candidate,
+ * state[i] = cand.  prev[i] is the candidate before it of the same block
+ * (REPLAY_NONE for a block's first one and for revoked copies), and
+ * *blocks, *nblocks of them, each block's last candidate, the blocks in
+ * the order their first candidates come in (to free; NULL on an error).
+ */
+errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
+			  unsigned char revoked, unsigned char cand,
+			  uint32_t *prev, struct replay_block **blocks,
+			  size_t *nblocks);
 /* recover_walk()'s events: one made with its type, tid and log block (the
  * rest zero), then handed to the callback (RECOVER_ET_INTERRUPTED if it
  * asks to stop). */

@@ -7,8 +7,10 @@
  * is written otherwise; of the copies of one block written, the last one
  * is what the block holds afterwards.
  *
- * Memory: one byte per tag, and a table from block number to the last
- * copy written, with one entry per logged block.
+ * The copies of each block come from replay_classify(), as the replay
+ * takes them.  Memory: 5 bytes per tag; per logged block, an entry of
+ * the list of last candidates (16 bytes), and a table slot while that
+ * list is made.
  */
 #include "config.h"
 
@@ -41,19 +43,24 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	const struct jsuper *sb = &r->sb;
 	uint64_t end = r->fs ? ext2fs_blocks_count(r->fs->super) : 0;
 	const unsigned char *data;
+	struct replay_block *blocks = NULL;
 	unsigned char *fate;
-	struct rtable last;
-	uint32_t *slot;
-	size_t i;
-	int added;
+	uint32_t *by;
+	size_t nblocks = 0, i;
 	errcode_t err = 0;
 
 	if (!r->event || !r->ntags)
 		return 0;
 	fate = malloc(r->ntags);
-	if (!fate)
-		return ENOMEM;
-	err = rtable_init(&last, r->ntags);
+	/* The chain of each block's candidates, then (for a copy written)
+	 * the copy the block holds at the end. */
+	by = malloc(r->ntags * sizeof(*by));
+	if (!fate || !by) {
+		err = ENOMEM;
+		goto out;
+	}
+	err = replay_classify(r, fate, RECOVER_FATE_REVOKED, PENDING, by,
+			      &blocks, &nblocks);
 	if (err)
 		goto out;
 	/*
@@ -61,16 +68,11 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	 * then (PENDING: to be read) the data, each copy once.
 	 */
 	for (i = 0; i < r->ntags; i++) {
-		const struct jtag *t = &r->tags[i];
-
 		if (r->st.error)
 			fate[i] = RECOVER_FATE_NOT_REPLAYED;
-		else if (recovery_revoked(r, t))
-			fate[i] = RECOVER_FATE_REVOKED;
-		else if (r->fs && t->fsblk >= end)
+		else if (fate[i] == PENDING && r->fs &&
+			 r->tags[i].fsblk >= end)
 			fate[i] = RECOVER_FATE_PAST_END;
-		else
-			fate[i] = PENDING;
 	}
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *t = &r->tags[i];
@@ -79,23 +81,30 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 			continue;
 		/* Read as the replay reads it: an unreadable copy is
 		 * skipped whether or not there is a checksum to check. */
-		if (recovery_read_copy(r, rd, i, fate, PENDING, &data)) {
+		if (recovery_read_copy(r, rd, i, fate, PENDING, &data))
 			fate[i] = RECOVER_FATE_UNREADABLE;
-			continue;
-		}
-		if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum)) {
+		else if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum))
 			fate[i] = RECOVER_FATE_BAD_CSUM;
-			continue;
+		else
+			fate[i] = RECOVER_FATE_WRITTEN;
+	}
+	/* Each block's candidates from its last one back: the first one
+	 * written is what the block holds, every one written before it is
+	 * superseded by it. */
+	for (i = 0; i < nblocks; i++) {
+		uint32_t k = blocks[i].tag, next, held = REPLAY_NONE;
+
+		for (; k != REPLAY_NONE; k = next) {
+			next = by[k];
+			if (fate[k] != RECOVER_FATE_WRITTEN)
+				continue;
+			if (held == REPLAY_NONE)
+				held = k;
+			by[k] = held;
 		}
-		fate[i] = RECOVER_FATE_WRITTEN;
-		err = rtable_add(&last, t->fsblk, (uint32_t)i, &slot, &added);
-		if (err)
-			goto out;
-		*slot = (uint32_t)i;
 	}
 	for (i = 0; i < r->ntags && !err; i++) {
-		const struct jtag *t = &r->tags[i], *by;
-		const uint32_t *v;
+		const struct jtag *t = &r->tags[i], *h;
 		uint32_t by_tid = 0;
 
 		switch (fate[i]) {
@@ -104,14 +113,13 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 			err = emit_fate(r, t, RECOVER_FATE_REVOKED, by_tid, 0);
 			break;
 		case RECOVER_FATE_WRITTEN:
-			v = rtable_find(&last, t->fsblk);
-			if (*v == i) {
+			if (by[i] == i) {
 				err = emit_fate(r, t, RECOVER_FATE_WRITTEN, 0, 0);
 				break;
 			}
-			by = &r->tags[*v];
-			err = emit_fate(r, t, RECOVER_FATE_SUPERSEDED, by->tid,
-					by->jblk);
+			h = &r->tags[by[i]];
+			err = emit_fate(r, t, RECOVER_FATE_SUPERSEDED, h->tid,
+					h->jblk);
 			break;
 		default:
 			err = emit_fate(r, t, fate[i], 0, 0);
@@ -119,7 +127,8 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 		}
 	}
 out:
-	rtable_free(&last);
+	free(blocks);
+	free(by);
 	free(fate);
 	return err;
 }

@@ -41,8 +41,6 @@
 
 #include "librecoverP.h"
 
-#define NONE		UINT32_MAX
-
 /* What the pass knows of each copy. */
 enum {
 	C_REVOKED = 1,		/* a revoke record cancels it */
@@ -50,12 +48,6 @@ enum {
 	C_GOOD,			/* read, checksum holds */
 	C_BAD,			/* read, checksum fails */
 	C_UNREAD,		/* could not be read */
-};
-
-/* A block to write and the copy chosen for it. */
-struct wblock {
-	uint64_t	fsblk;
-	uint32_t	tag;
 };
 
 /* A copy to read in a batch: which block of the batch wants it. */
@@ -68,7 +60,7 @@ struct replay {
 	struct recover_struct *r;
 	unsigned char	*state;		/* C_* per tag */
 	uint32_t	*prev;		/* previous candidate of the same block */
-	struct wblock	*blocks;	/* ascending block numbers */
+	struct replay_block *blocks;	/* ascending block numbers */
 	size_t		nblocks;
 	struct want	*wants;
 	unsigned char	*buf;		/* a batch's data, in jblk order */
@@ -83,7 +75,7 @@ struct replay {
 
 static int by_fsblk(const void *a, const void *b)
 {
-	const struct wblock *x = a, *y = b;
+	const struct replay_block *x = a, *y = b;
 
 	return x->fsblk < y->fsblk ? -1 : x->fsblk > y->fsblk;
 }
@@ -102,58 +94,81 @@ static errcode_t step(struct replay *p)
 				 p->r->ntags);
 }
 
-/* The candidates, each block's last one, and the links between them. */
-static errcode_t classify(struct replay *p)
+errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
+			  unsigned char revoked, unsigned char cand,
+			  uint32_t *prev, struct replay_block **blocks,
+			  size_t *nblocks)
 {
-	struct recover_struct *r = p->r;
-	struct rtable last;
+	struct replay_block *b = NULL, *shrunk;
+	struct rtable last;		/* block -> its entry in b */
 	uint32_t *slot;
-	size_t i;
+	size_t i, n = 0, cap = 0;
 	int added;
 	errcode_t err;
 
+	*blocks = NULL;
+	*nblocks = 0;
 	err = rtable_init(&last, r->ntags);
 	if (err)
 		return err;
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *t = &r->tags[i];
 
-		p->prev[i] = NONE;
+		prev[i] = REPLAY_NONE;
 		if (recovery_revoked(r, t)) {
-			p->state[i] = C_REVOKED;
-			r->st.revoked++;
-			p->done++;
-			err = step(p);
-			if (err)
-				goto out;
+			state[i] = revoked;
 			continue;
 		}
-		p->state[i] = C_CAND;
-		err = rtable_add(&last, t->fsblk, (uint32_t)i, &slot, &added);
+		state[i] = cand;
+		err = rtable_add(&last, t->fsblk, (uint32_t)n, &slot, &added);
+		if (!err && added && n == cap)
+			err = recovery_grow((void **)&b, &cap, n + 1,
+					    sizeof(*b));
 		if (err)
 			goto out;
-		if (!added) {
-			p->prev[i] = *slot;
-			*slot = (uint32_t)i;
+		if (added) {
+			b[n].fsblk = t->fsblk;
+			b[n++].tag = (uint32_t)i;
 		} else {
-			p->nblocks++;
+			prev[i] = b[*slot].tag;
+			b[*slot].tag = (uint32_t)i;
 		}
 	}
-	p->blocks = malloc((p->nblocks ? p->nblocks : 1) * sizeof(*p->blocks));
-	if (!p->blocks) {
+	/* Only what the list holds stays (one entry at least: a list). */
+	shrunk = realloc(b, (n ? n : 1) * sizeof(*b));
+	if (!shrunk && !b) {
 		err = ENOMEM;
 		goto out;
 	}
-	p->nblocks = 0;
-	for (i = 0; i < r->ntags; i++)
-		if (p->state[i] == C_CAND &&
-		    *rtable_find(&last, r->tags[i].fsblk) == i) {
-			p->blocks[p->nblocks].fsblk = r->tags[i].fsblk;
-			p->blocks[p->nblocks++].tag = (uint32_t)i;
-		}
-	qsort(p->blocks, p->nblocks, sizeof(*p->blocks), by_fsblk);
+	if (shrunk)
+		b = shrunk;
+	*blocks = b;
+	*nblocks = n;
+	b = NULL;
 out:
+	free(b);
 	rtable_free(&last);
+	return err;
+}
+
+/* The candidates and the revoked copies (settled already), then the blocks
+ * sorted to be written in ascending order. */
+static errcode_t classify(struct replay *p)
+{
+	struct recover_struct *r = p->r;
+	size_t i;
+	errcode_t err;
+
+	err = replay_classify(r, p->state, C_REVOKED, C_CAND, p->prev,
+			      &p->blocks, &p->nblocks);
+	for (i = 0; i < r->ntags && !err; i++)
+		if (p->state[i] == C_REVOKED) {
+			r->st.revoked++;
+			p->done++;
+			err = step(p);
+		}
+	if (!err)
+		qsort(p->blocks, p->nblocks, sizeof(*p->blocks), by_fsblk);
 	return err;
 }
 
@@ -220,7 +235,7 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 		 * a failed checksum or read gets here). */
 		while (!settle(p, i, data)) {
 			i = p->prev[i];
-			if (i == NONE)
+			if (i == REPLAY_NONE)
 				break;
 			/* The spare block past the batch's data. */
 			data = p->buf + (size_t)n * bs;
@@ -228,7 +243,7 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 					 p->buf + (size_t)n * bs))
 				data = NULL;
 		}
-		if (i != NONE) {
+		if (i != REPLAY_NONE) {
 			err = target_write(tg, r->tags[i].fsblk, data,
 					   r->tags[i].flags & JBD2_FLAG_ESCAPE);
 			if (err)
@@ -237,7 +252,8 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 			/* Without data checksums the copies before it are
 			 * settled too: superseded, never read. */
 			if (!p->check_all)
-				for (i = p->prev[i]; i != NONE; i = p->prev[i])
+				for (i = p->prev[i]; i != REPLAY_NONE;
+				     i = p->prev[i])
 					p->done++;
 		}
 		err = step(p);

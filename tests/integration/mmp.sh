@@ -470,7 +470,11 @@ case_stop() {
 	needs_recovery j/x.img || fail "stop: the journal no longer needs recovery"
 	timed_jrecover x.img
 	[ "$RUN_RC" -eq 1 ] || fail "stop: the replay afterwards exited $RUN_RC"
-	expect_out "MMP: waited 11 s; the MMP block is clean again" stop
+	# The wait is at least the 11 s planned; time() counts whole seconds
+	# and a loaded machine sleeps longer, so 12 s or more is no fault.
+	grep -E -q "MMP: waited (1[1-9]|[2-9][0-9]) s; the MMP block is clean again" \
+		"$SCRATCH/.run.out" ||
+		fail "stop: no 'MMP: waited 11 s or more; ... clean again' in the output"
 	exit "$NFAIL"
 }
 

@@ -347,14 +347,23 @@ cmp -s "$SCRATCH/live.img" "$SCRATCH/live.undone" ||
 # ---- more kinds of change ---------------------------------------------------
 # Five extents: one more than the inode holds, so a leaf block.
 SPARSE="0 2 4 6 8"
-crash "$SCRATCH/ops.img" work_ops
-jrecover -l "$SCRATCH/ops.img"
-grep -v '(not valid)$' "$SCRATCH/.run.out" |
-	sed -n 's/^  tag \([A-Z_]*\).*/\1/p' | sort -u > "$SCRATCH/ops.kinds"
-for t in ADD_RANGE DEL_RANGE CREAT_DENTRY DEL_ENTRY INODE; do
-	grep -qx "$t" "$SCRATCH/ops.kinds" ||
-		fail "ops: no valid $t record in the workload's fast commits"
+# Which changes the kernel carries in fast commits rather than full ones
+# varies with its timing (seen on a loaded machine: no DEL_RANGE once): up
+# to three tries for every kind to be there.
+for try in 1 2 3; do
+	crash "$SCRATCH/ops.img" work_ops
+	jrecover -l "$SCRATCH/ops.img"
+	grep -v '(not valid)$' "$SCRATCH/.run.out" |
+		sed -n 's/^  tag \([A-Z_]*\).*/\1/p' | sort -u > "$SCRATCH/ops.kinds"
+	missing=
+	for t in ADD_RANGE DEL_RANGE CREAT_DENTRY DEL_ENTRY INODE; do
+		grep -qx "$t" "$SCRATCH/ops.kinds" || missing="$missing $t"
+	done
+	[ -z "$missing" ] && break
+	say "ops: no valid$missing record in the kernel's fast commits (try $try)"
 done
+[ -z "$missing" ] ||
+	fail "ops: no valid$missing record in the workload's fast commits"
 oracle ops
 
 # The kernel does not always make a fast commit of them: up to three tries.
