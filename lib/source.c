@@ -331,8 +331,8 @@ fail:
 }
 
 /* Map journal block blk to the device; *n is capped at the run's end. */
-static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
-		     unsigned int *n)
+errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		      unsigned int *n)
 {
 	size_t lo = 0, hi = s->nruns;
 
@@ -364,12 +364,6 @@ static errcode_t map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 	return RECOVER_ET_JOURNAL_SHORT;
 }
 
-errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
-		      unsigned int *n)
-{
-	return map(s, blk, pblk, n);
-}
-
 errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 		       void *buf)
 {
@@ -380,7 +374,7 @@ errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 
 	while (count) {
 		n = count;
-		err = map(s, blk, &pblk, &n);
+		err = jsource_map(s, blk, &pblk, &n);
 		if (err)
 			return err;
 		err = io_channel_read_blk64(s->io, pblk, (int)n, p);
@@ -400,7 +394,7 @@ errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf)
 	unsigned int n = 1;
 	errcode_t err;
 
-	err = map(s, blk, &pblk, &n);
+	err = jsource_map(s, blk, &pblk, &n);
 	if (err)
 		return err;
 	return io_channel_write_blk64(s->io, pblk, 1, buf);
