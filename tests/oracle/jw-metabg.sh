@@ -34,6 +34,10 @@
 #                   only, the backups stay as they were [1]
 #   shrink          the log holds a superblock with fewer groups: the
 #                   copies are those of the layout after the replay [1]
+#   ji-alone        the journal inode invalid, rewritten from the
+#                   superblock's backup, no log: e2fsck writes the inode
+#                   and the primary superblock, no copy [1]
+#   ji-log          the same with a log: the copies are rewritten [1]
 #
 # Besides the byte-for-byte comparison, each case checks what e2fsck did
 # (each copy of a meta_bg descriptor block equal to the first, or each
@@ -190,6 +194,22 @@ check_count() {
 	say "$1: $_want descriptor copies"
 }
 
+# untouched CASE: e2fsck left every descriptor block but the primaries as
+# it found them.
+untouched() {
+	for _ub in $(copies "$1.img" | cut -d' ' -f1) $(backups "$1.img"); do
+		getblk "$1.e2fsck.img" "$_ub" > "$SCRATCH/.c"
+		getblk "$1.img" "$_ub" > "$SCRATCH/.p"
+		cmp -s "$SCRATCH/.c" "$SCRATCH/.p" ||
+			fail "$1: e2fsck rewrote the descriptor block at $_ub: fix the test"
+	done
+	[ "$ORACLE_ONLY" = 1 ] && return
+	_got=$("$JRECOVER" -n --json "$1.img" |
+		sed -n 's/.*"descriptor_copies":\([0-9]*\).*/\1/p')
+	[ "$_got" = 0 ] ||
+		fail "$1: jrecover -n counts ${_got:-no} descriptor copies, not 0"
+}
+
 # mbcase [ocase options] CASE: compare, then the checks above.
 mbcase() {
 	ocase "$@"
@@ -268,6 +288,30 @@ log $b
 commit
 EOF
 mbcase fmb-stale
+
+# --- the journal inode rewritten from the superblock's backup -------------------
+# (a block-mapped journal: the backup holds its i_block and size).  With no
+# log and needs_recovery clear, e2fsck writes the inode and the primary
+# superblock alone: the stale copies stay.  With a log, the copies are
+# rewritten as after any replay.
+mkimg ji.base 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^extent,^64bit
+stale ji.base
+copy_img ji.base ji-alone.img
+dfs_quiet ji-alone.img <<-EOF
+sif <8> links_count 0
+EOF
+ocase -E 0 ji-alone
+untouched ji-alone
+b=$(free_blocks ji.base 1)
+jcase ji-log ji <<-EOF
+txn
+log $b
+commit
+EOF
+dfs_quiet ji-log.img <<-EOF
+sif <8> links_count 0
+EOF
+mbcase ji-log
 
 # --- without meta_bg: the backups stay as they are ------------------------------
 layout plain1 3 16M -b 1024 -g 1024
