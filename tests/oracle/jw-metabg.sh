@@ -26,8 +26,9 @@
 #                   e2fsck writes the descriptors too [1]
 #   layouts, each with MB-log and MB-stale: 1 KiB and 4 KiB blocks; 32-bit
 #   descriptors (32 a block); sparse_super2; no sparse_super; no flex_bg;
-#   256 groups (16 metagroups); s_first_meta_bg 1 (metagroup 0 old-style:
-#   its backups are not written)
+#   128 groups (8 metagroups); bigalloc (1 KiB blocks: the primary at block
+#   2); s_first_meta_bg 1 (metagroup 0 old-style: its backups are not
+#   written)
 #   plain-*         no meta_bg (resize_inode, sparse_super2, no
 #                   sparse_super, 32-bit, many groups): the primary
 #                   descriptor block logged; e2fsck writes the primaries
@@ -270,6 +271,7 @@ layout mb1-ss2 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,sparse_super2
 layout mb1-nosparse 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^sparse_super
 layout mb1-noflex 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^flex_bg
 layout -s mb1-many 100 32M -b 1024 -g 256 $MB
+layout -s mb1-bigalloc 3 64M -b 1024 -C 4096 -O meta_bg,^resize_inode,bigalloc
 
 # s_first_meta_bg 1: metagroup 0 has old-style descriptors, whose backups
 # (groups 1, 3, 5, 7, 9) e2fsck does not write; metagroup 1 has meta_bg
