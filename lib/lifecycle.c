@@ -9,7 +9,8 @@
  *     superblock the end of the replay resets;
  *   - the replay: the checks that refuse before anything is written, the
  *     fast commits in memory, the REPLAY pass (recovery.c);
- *   - the end, in an order a power cut cannot break: flush the replayed
+ *   - the end, in an order a power cut cannot break: on meta_bg, write
+ *     the descriptor copies e2fsck's close writes; flush the replayed
  *     blocks, write the journal superblock, flush, write the filesystem
  *     superblock, flush, let the MMP block go;
  *   - the close.
@@ -394,10 +395,10 @@ out:
 
 /*
  * The filesystem's layout as the replay leaves it: a logged superblock
- * (an online resize's) may have grown it.  e2fsck opens the filesystem
- * anew after its replay and closes it through that superblock: lay and
- * sb become r->fs and its superblock with the fields that place the
- * group descriptors read back from disk.  Returns 0 and leaves *ok 0
+ * (a resize's) may have changed its group count.  e2fsck opens the
+ * filesystem anew after its replay and closes it through that superblock:
+ * lay and sb become copies of r->fs and its superblock, with the fields
+ * that place the group descriptors read back from disk.  Returns 0 and leaves *ok 0
  * when that superblock is one e2fsck could not open (it would stop there,
  * writing none of the copies).
  */
@@ -505,7 +506,7 @@ static errcode_t write_desc_copies(struct recover_struct *r, int dry)
 		if (!dry) {
 			err = io_channel_read_blk64(r->fs->io, from, 1, buf);
 			if (err)
-				break;
+				goto out;
 		}
 		first = (dgrp_t)(i * per_block);
 		/* The copies in the metagroup's second and last groups. */
