@@ -12,29 +12,33 @@
 # metagroup's second and last groups.  The kernel only ever updates the
 # first, so after any use of the filesystem the copies are stale.
 #
-#   MB-log          debugfs (jo / jw -b / jc) logs the primary descriptor
-#                   block holding a changed group 3 (free blocks count,
-#                   checksum recomputed): the copies in groups 1 and 15
-#                   (1 KiB blocks) or 1 (4 KiB) get the replayed block [1]
-#   MB-stale        no descriptor logged (jwrite logs free blocks), but the
-#                   copies are older than the primaries (files written
-#                   since, the copies put back as mke2fs left them): every
-#                   copy rewritten from its metagroup's first [1]
-#   MB-nolog        the same stale copies, needs_recovery set and an empty
+#   mb1-log, mb4-log  (1 KiB blocks, 32 groups; 4 KiB, 72 groups)
+#                   debugfs (jo / jw -b / jc) logs the primary descriptor
+#                   block with group 3 changed (free blocks count, checksum
+#                   recomputed): the copies in groups 1 and 15, 17 and 31
+#                   (1 KiB) or 1, 63 and 65 (4 KiB) get the replayed
+#                   blocks [1]
+#   mb1-stale, mb4-stale
+#                   no descriptor logged (jwrite logs free blocks), but the
+#                   copies are older than the first blocks (files written
+#                   and a group changed since, the copies put back as
+#                   mke2fs left them): every copy rewritten [1]
+#   mb1-nolog       the same stale copies, needs_recovery set and an empty
 #                   log: still rewritten [1]
-#   MB-errno        the same, s_errno set, no log, needs_recovery clear:
-#                   e2fsck writes the descriptors too [1]
-#   layouts, each with MB-log and MB-stale: 1 KiB and 4 KiB blocks; 32-bit
-#   descriptors (32 a block); sparse_super2; no sparse_super; no flex_bg;
-#   128 groups (8 metagroups); bigalloc (1 KiB blocks: the primary at block
-#   2); s_first_meta_bg 1 (metagroup 0 old-style: its backups are not
-#   written)
-#   plain-*         no meta_bg (resize_inode, sparse_super2, no
-#                   sparse_super, 32-bit, many groups): the primary
+#   mb1-errno       s_errno set, no log, needs_recovery clear: e2fsck moves
+#                   s_errno into the superblock and writes the copies too [4]
+#   NAME-log (and NAME-stale) on other layouts: 32-bit descriptors (32 a
+#   block), sparse_super2, no sparse_super, no flex_bg, 128 groups (8
+#   metagroups), bigalloc (1 KiB blocks: the primary at block 2), and
+#   s_first_meta_bg 1 (fmb: metagroup 0 old-style, its backups not
+#   written) [1]
+#   plain*-log      no meta_bg (resize_inode, 4 KiB, sparse_super2, no
+#                   sparse_super, 32-bit with 64 groups): the primary
 #                   descriptor block logged; e2fsck writes the primaries
 #                   only, the backups stay as they were [1]
-#   shrink          the log holds a superblock with fewer groups: the
-#                   copies are those of the layout after the replay [1]
+#   shrink          the log holds a superblock (and first blocks) with
+#                   fewer groups: the copies are those of the layout after
+#                   the replay [1]
 #   ji-alone        the journal inode invalid, rewritten from the
 #                   superblock's backup, no log: e2fsck writes the inode
 #                   and the primary superblock, no copy [1]
@@ -244,11 +248,10 @@ layout() {
 	mbcase "$_ln-stale"
 }
 
-MB="-O meta_bg,^resize_inode"
 
 # --- meta_bg, 1 KiB and 4 KiB blocks -----------------------------------------
-layout -s mb1 3 16M -b 1024 -g 512 $MB
-layout -s mb4 3 72M -b 4096 -g 256 $MB
+layout -s mb1 3 16M -b 1024 -g 512 -O meta_bg,^resize_inode
+layout -s mb4 3 72M -b 4096 -g 256 -O meta_bg,^resize_inode
 
 # s_errno, no log, needs_recovery clear; needs_recovery with an empty log.
 jcase mb1-errno mb1 <<-EOF
@@ -270,13 +273,13 @@ layout mb1-32 40 16M -b 1024 -g 256 -O meta_bg,^resize_inode,^64bit
 layout mb1-ss2 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,sparse_super2
 layout mb1-nosparse 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^sparse_super
 layout mb1-noflex 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^flex_bg
-layout -s mb1-many 100 32M -b 1024 -g 256 $MB
+layout -s mb1-many 100 32M -b 1024 -g 256 -O meta_bg,^resize_inode
 layout -s mb1-bigalloc 3 64M -b 1024 -C 4096 -O meta_bg,^resize_inode,bigalloc
 
 # s_first_meta_bg 1: metagroup 0 has old-style descriptors, whose backups
 # (groups 1, 3, 5, 7, 9) e2fsck does not write; metagroup 1 has meta_bg
 # copies.
-mkimg fmb.base 16M -b 1024 -g 512 $MB
+mkimg fmb.base 16M -b 1024 -g 512 -O meta_bg,^resize_inode
 dfs_quiet fmb.base <<-EOF
 ssv first_meta_bg 1
 EOF
