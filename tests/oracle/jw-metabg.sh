@@ -274,7 +274,7 @@ layout mb1-ss2 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,sparse_super2
 layout mb1-nosparse 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^sparse_super
 layout mb1-noflex 20 16M -b 1024 -g 512 -O meta_bg,^resize_inode,^flex_bg
 layout -s mb1-many 100 32M -b 1024 -g 256 -O meta_bg,^resize_inode
-layout -s mb1-bigalloc 3 64M -b 1024 -C 4096 -O meta_bg,^resize_inode,bigalloc
+layout -s mb1-bigalloc 3 64M -b 1024 -C 4096 -g 2048 -O meta_bg,^resize_inode,bigalloc
 
 # s_first_meta_bg 1: metagroup 0 has old-style descriptors, whose backups
 # (groups 1, 3, 5, 7, 9) e2fsck does not write; metagroup 1 has meta_bg
