@@ -115,16 +115,24 @@
  * filesystem or of an external journal device) that librecover reads or
  * writes itself rather than through libext2fs.
  */
+#define ES_INODES_COUNT			0x000
 #define ES_BLOCKS_COUNT			0x004	/* s_blocks_count_lo */
+#define ES_FIRST_DATA_BLOCK		0x014
 #define ES_LOG_BLOCK_SIZE		0x018
+#define ES_BLOCKS_PER_GROUP		0x020
+#define ES_INODES_PER_GROUP		0x028
 #define ES_WTIME			0x030
 #define ES_MAGIC			0x038	/* le16 */
 #define ES_STATE			0x03A	/* le16 */
+#define ES_FEATURE_COMPAT		0x05C
 #define ES_FEATURE_INCOMPAT		0x060
 #define ES_FEATURE_RO_COMPAT		0x064
 #define ES_UUID				0x068	/* 16 bytes */
+#define ES_DESC_SIZE			0x0FE	/* le16 */
+#define ES_FIRST_META_BG		0x104
 #define ES_BLOCKS_COUNT_HI		0x150	/* with the 64bit feature */
 #define ES_KBYTES_WRITTEN		0x178	/* le64 */
+#define ES_BACKUP_BGS			0x24C	/* two le32: sparse_super2 */
 #define ES_WTIME_HI			0x274	/* one byte */
 #define ES_CHECKSUM			0x3FC	/* crc32c of the bytes before */
 #define ES_SIZE				1024

@@ -388,6 +388,13 @@ struct recover_stats {
 	 * read into the page cache (0: it did not run; see recover_scan()).
 	 */
 	unsigned long long readahead_blocks;
+	/*
+	 * recover_replay() on a meta_bg filesystem: copies of group
+	 * descriptor blocks rewritten from each metagroup's first copy, as
+	 * e2fsck writes them (with RECOVER_FL_DRY_RUN: would be); counted in
+	 * write_blocks.
+	 */
+	unsigned long long desc_copies;
 };
 
 /*

@@ -9,7 +9,8 @@
  *     superblock the end of the replay resets;
  *   - the replay: the checks that refuse before anything is written, the
  *     fast commits in memory, the REPLAY pass (recovery.c);
- *   - the end, in an order a power cut cannot break: flush the replayed
+ *   - the end, in an order a power cut cannot break: on meta_bg, write
+ *     the descriptor copies e2fsck's close writes; flush the replayed
  *     blocks, write the journal superblock, flush, write the filesystem
  *     superblock, flush, let the MMP block go;
  *   - the close.
@@ -393,6 +394,150 @@ out:
 }
 
 /*
+ * The filesystem's layout as the replay leaves it: a logged superblock
+ * (a resize's) may have changed its group count.  e2fsck opens the
+ * filesystem anew after its replay and closes it through that superblock:
+ * lay and sb become copies of r->fs and its superblock, with the fields
+ * that place the group descriptors read back from disk.  Returns 0 and leaves *ok 0
+ * when that superblock is one e2fsck could not open (it would stop there,
+ * writing none of the copies).
+ */
+static errcode_t layout_after(struct recover_struct *r,
+			      struct struct_ext2_filsys *lay,
+			      struct ext2_super_block *sb, int *ok)
+{
+	unsigned int bs = r->fs->blocksize;
+	unsigned char *buf, *es;
+	unsigned long long blocks, groups;
+	errcode_t err;
+
+	*ok = 0;
+	*lay = *r->fs;
+	*sb = *r->fs->super;
+	lay->super = sb;
+	buf = malloc(bs);
+	if (!buf)
+		return ENOMEM;
+	err = io_channel_read_blk64(r->fs->io, SUPERBLOCK_OFFSET / bs, 1, buf);
+	if (err)
+		goto out;
+	es = buf + SUPERBLOCK_OFFSET % bs;
+	if (get_le16(es + ES_MAGIC) != EXT2_SUPER_MAGIC ||
+	    get_le32(es + ES_LOG_BLOCK_SIZE) != r->fs->super->s_log_block_size)
+		goto out;
+	sb->s_inodes_count = get_le32(es + ES_INODES_COUNT);
+	sb->s_blocks_count = get_le32(es + ES_BLOCKS_COUNT);
+	sb->s_first_data_block = get_le32(es + ES_FIRST_DATA_BLOCK);
+	sb->s_blocks_per_group = get_le32(es + ES_BLOCKS_PER_GROUP);
+	sb->s_inodes_per_group = get_le32(es + ES_INODES_PER_GROUP);
+	sb->s_feature_compat = get_le32(es + ES_FEATURE_COMPAT);
+	sb->s_feature_incompat = get_le32(es + ES_FEATURE_INCOMPAT);
+	sb->s_feature_ro_compat = get_le32(es + ES_FEATURE_RO_COMPAT);
+	sb->s_desc_size = get_le16(es + ES_DESC_SIZE);
+	sb->s_first_meta_bg = get_le32(es + ES_FIRST_META_BG);
+	sb->s_blocks_count_hi = get_le32(es + ES_BLOCKS_COUNT_HI);
+	sb->s_backup_bgs[0] = get_le32(es + ES_BACKUP_BGS);
+	sb->s_backup_bgs[1] = get_le32(es + ES_BACKUP_BGS + 4);
+	/* What ext2fs_open2() would refuse, e2fsck's reopen with it. */
+	blocks = ext2fs_blocks_count(sb);
+	if (!sb->s_blocks_per_group ||
+	    sb->s_blocks_per_group > EXT2_MAX_BLOCKS_PER_GROUP(sb) ||
+	    sb->s_first_data_block >= blocks ||
+	    (ext2fs_has_feature_64bit(sb) &&
+	     (sb->s_desc_size < EXT2_MIN_DESC_SIZE_64BIT ||
+	      sb->s_desc_size > EXT2_MAX_DESC_SIZE ||
+	      (sb->s_desc_size & (sb->s_desc_size - 1)))))
+		goto out;
+	groups = ext2fs_div64_ceil(blocks - sb->s_first_data_block,
+				   sb->s_blocks_per_group);
+	if (groups >> 32 ||
+	    groups * sb->s_inodes_per_group != sb->s_inodes_count)
+		goto out;
+	lay->group_desc_count = (dgrp_t)groups;
+	lay->desc_blocks = ext2fs_div_ceil(lay->group_desc_count,
+					   EXT2_DESC_PER_BLOCK(sb));
+	if (ext2fs_has_feature_meta_bg(sb) &&
+	    sb->s_first_meta_bg > lay->desc_blocks)
+		goto out;
+	*ok = 1;
+out:
+	free(buf);
+	return err;
+}
+
+/*
+ * meta_bg: the descriptor block of each metagroup (from s_first_meta_bg
+ * on) lives in the metagroup's first group, with copies in its second and
+ * last.  e2fsck, closing the filesystem after a replay, writes the
+ * descriptors it read back (each metagroup's first copy: the one the
+ * replay wrote) over every copy, though it keeps its hands off backup
+ * superblocks and the old-style descriptor backups (EXT2_FLAG_MASTER_SB_ONLY
+ * spares those, not the meta_bg copies; see ext2fs_flush2()).  The kernel
+ * never updates those copies after mke2fs or a resize, so they are as old
+ * as that: the replay brings them up to date, as e2fsck does.  Without
+ * meta_bg the only descriptors e2fsck writes are the primaries, which hold
+ * what the replay left: nothing to do.  A dry run counts the copies of the
+ * layout on disk.
+ */
+static errcode_t write_desc_copies(struct recover_struct *r, int dry)
+{
+	struct struct_ext2_filsys lay;
+	struct ext2_super_block sb;
+	unsigned int bs = r->fs->blocksize;
+	unsigned int per_block, k;
+	unsigned char *buf = NULL;
+	blk64_t i, from, to;
+	dgrp_t first, g;
+	int ok;
+	errcode_t err;
+
+	err = layout_after(r, &lay, &sb, &ok);
+	if (err || !ok || !ext2fs_has_feature_meta_bg(&sb))
+		return err;
+	if (!dry) {
+		buf = malloc(bs);
+		if (!buf)
+			return ENOMEM;
+	}
+	per_block = EXT2_DESC_PER_BLOCK(&sb);
+	for (i = sb.s_first_meta_bg; i < lay.desc_blocks; i++) {
+		from = ext2fs_descriptor_block_loc2(&lay, sb.s_first_data_block,
+						    i);
+		if (!dry) {
+			err = io_channel_read_blk64(r->fs->io, from, 1, buf);
+			if (err)
+				goto out;
+		}
+		first = (dgrp_t)(i * per_block);
+		/* The copies in the metagroup's second and last groups. */
+		for (k = 0; k < 2; k++) {
+			g = first + (k ? per_block - 1 : 1);
+			if (g >= lay.group_desc_count)
+				continue;
+			err = ext2fs_super_and_bgd_loc2(&lay, g, NULL, NULL, &to,
+							NULL);
+			if (err)
+				goto out;
+			if (!to || to == from)
+				continue;
+			if (!dry) {
+				err = io_channel_write_blk64(r->fs->io, to, 1,
+							     buf);
+				if (err)
+					goto out;
+				r->st.written_bytes += bs;
+			}
+			r->st.desc_copies++;
+			r->st.write_blocks++;
+			r->st.write_bytes += bs;
+		}
+	}
+out:
+	free(buf);
+	return err;
+}
+
+/*
  * e2fsck writes the inode it built from the superblock's backup over the
  * journal inode as soon as it has found the backup usable, before it
  * replays anything (e2fsck_get_journal()): the replay may then overwrite
@@ -430,6 +575,18 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	errcode_t err;
 
 	*what = RECOVER_ABOUT_FS;
+	/*
+	 * e2fsck writes the descriptors whenever it closes the filesystem
+	 * changed: after a replay (needs_recovery set, or a log, or a dump's
+	 * log), and when it moves s_errno into the filesystem's state.  A
+	 * journal inode rewritten from its backup alone changes only the
+	 * superblock's count of bytes written, which it writes alone.
+	 */
+	if (has_log(r) || r->sb.pub.errnum) {
+		err = write_desc_copies(r, dry);
+		if (err)
+			return err;
+	}
 	if (!dry) {
 		err = io_channel_flush(r->fs->io);
 		if (err)

@@ -210,8 +210,9 @@ void report_json(const struct cli *c, const struct recover_super *sb,
 	printf(",\"write_blocks\":%llu,\"write_bytes\":%llu",
 	       st->write_blocks, st->write_bytes);
 	printf(",\"copies_written\":%llu,\"superseded\":%llu,"
-	       "\"readahead_blocks\":%llu",
-	       st->copies_written, st->superseded, st->readahead_blocks);
+	       "\"readahead_blocks\":%llu,\"descriptor_copies\":%llu",
+	       st->copies_written, st->superseded, st->readahead_blocks,
+	       st->desc_copies);
 	json_mmp(c);
 	printf("}\n");
 }

@@ -172,6 +172,12 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		       c->device, dry ? "would be written" : "written",
 		       st->copies_written, st->copies_written == 1 ? "y" : "ies",
 		       st->superseded);
+	if (st->desc_copies)
+		printf("%s: %s: meta_bg: %llu cop%s of the group descriptors %s "
+		       "from each metagroup's first, as e2fsck does\n", prog,
+		       c->device, st->desc_copies,
+		       st->desc_copies == 1 ? "y" : "ies",
+		       dry ? "would be rewritten" : "rewritten");
 	if (st->bad_csum)
 		printf("%s: %llu logged block%s skipped on bad data checksums, "
 		       "the first at %s\n", prog, st->bad_csum,

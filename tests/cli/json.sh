@@ -59,7 +59,8 @@ def fc_end_names: ["no_head", "head_tid", "tail", "bad_tag", "features",
 def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
 	"journal", "log", "replayed", "revoked", "bad_checksum", "fs_errors",
 	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes",
-	"copies_written", "superseded", "readahead_blocks", "mmp"];
+	"copies_written", "superseded", "readahead_blocks", "descriptor_copies",
+	"mmp"];
 def replay_optional: ["first_bad_checksum"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
 	"journal", "log", "mmp"];

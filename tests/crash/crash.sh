@@ -28,7 +28,8 @@
 # Journals: debugfs's (6 transactions with revokes, escaped blocks, a block
 # logged again after its revoke), jwrite's (wrapping round the log end, a
 # block logged in four transactions, revokes, long and short runs of
-# blocks), and jwrite's on an external journal device.
+# blocks), jwrite's on an external journal device, and jwrite's on a
+# meta_bg filesystem whose stale descriptor copies the replay rewrites.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
@@ -227,5 +228,45 @@ log $2 $3
 commit
 EOF
 crash_case "$img" external.jdev
+
+# --- meta_bg: the descriptor copies the end of the replay rewrites ---------------
+# Copies older than their first block (files written since, the copies put
+# back as mke2fs left them, as the kernel leaves them): the replay rewrites
+# them before its first flush.
+img=metabg.img
+mkimg "$img" 16M -b 1024 -g 512 -O meta_bg,^resize_inode
+copy_img "$img" metabg.before
+mkdata metabg.bin 1024 30 -s 31
+dfs_quiet "$img" <<EOF
+write metabg.bin f1
+mkdir d
+write metabg.bin d/f2
+EOF
+for blk in $(dumpe2fs "$img" 2>/dev/null | awk '
+	/^Group [0-9]+:/ { g = $2; sub(/:/, "", g) }
+	/Group descriptor at / && g % 16 {
+		s = $0; sub(/.*Group descriptor at /, "", s); print s + 0
+	}'); do
+	getblk metabg.before "$blk" |
+		dd of="$img" bs=1024 seek="$blk" conv=notrunc 2>/dev/null
+done
+rm -f metabg.before
+# The copy in group 1 (after its backup superblock) is not block 2's.
+getblk "$img" 2 > metabg.first
+getblk "$img" 514 | cmp -s - metabg.first &&
+	die "$img: the copies are not stale: fix the test"
+rm -f metabg.first metabg.bin
+# shellcheck disable=SC2046
+set -- $(free_blocks "$img" 6)
+"$JWRITE" "$img" <<EOF || die "jwrite failed"
+features revoke 64bit csum3
+txn
+log $1-$4
+commit
+txn
+log $5 $6
+commit
+EOF
+crash_case "$img"
 
 end_test
