@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "librecoverP.h"
 #include "fc_fs.h"
@@ -334,6 +335,7 @@ struct fcr {
 	/* blocks INODE records released, let go at the end */
 	struct { uint64_t pblk; uint64_t count; } *freed;
 	size_t		nfreed, capfreed;
+	ext2fs_block_bitmap before;	/* the block bitmap the log left */
 	unsigned long long applied;
 	errcode_t	err;
 };
@@ -579,6 +581,50 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 	return err;
 }
 
+/*
+ * i_blocks of the inode in buf set to what its tree maps (data, tree
+ * blocks, its extended attribute block).  libext2fs adds and subtracts
+ * from i_blocks as it maps and unmaps, and refuses (EOVERFLOW) to go below
+ * 0: an INODE record's i_blocks counts the kernel's tree before the crash,
+ * not the one the replay has built so far, so it is made true first (the
+ * end of the replay counts it again in any case).
+ */
+static errcode_t recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	struct ext2_inode *inode = small(buf);
+	blk64_t n = 0, acl = ext2fs_file_acl_block(c->fs, inode);
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ex;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	if (!has_extent_root(buf))
+		return 0;
+	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
+	if (err)
+		return err;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT ||
+		    err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		n += (ex.e_flags & EXT2_EXTENT_FLAGS_LEAF) ? ex.e_len : 1;
+	}
+	ext2fs_extent_free(h);
+	if (!err && acl && acl < ext2fs_blocks_count(c->fs->super))
+		n++;
+	if (!err)
+		err = ext2fs_iblk_set(c->fs, inode, n);
+	return err;
+}
+
 /* ADD_RANGE's blocks, mapped into the inode in c->ibuf. */
 static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
 			   struct ext2_inode *inode)
@@ -636,6 +682,8 @@ static errcode_t replay_range(struct fcr *c, const struct fc_tag *t)
 	if (err || !in_use(c->ibuf) || (!add && !t->count))
 		return err;
 	err = touch(c, t->ino);
+	if (!err)
+		err = recount(c, t->ino, c->ibuf);
 	if (err)
 		return err;
 	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
@@ -952,7 +1000,71 @@ static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
 	err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	return link_name(c, t, small(c->ibuf)->i_mode, &added);
+	err = link_name(c, t, small(c->ibuf)->i_mode, &added);
+	if (err || !added)
+		return err;
+	/* One link more, as the kernel's link does (an UNLINK of the old
+	 * name of a rename comes next, and takes it off again). */
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	if (small(c->ibuf)->i_links_count < 0xFFFF)
+		small(c->ibuf)->i_links_count++;
+	return write_inode(c, t->ino, c->ibuf);
+}
+
+/*
+ * An inode whose last link went, in c->ibuf (links 0), released as the
+ * kernel's eviction releases it: size 0, every block it maps and its tree
+ * let go (at the end, as an INODE record's), its extended attribute block
+ * released (or one reference fewer), the deletion time set; the end of the
+ * replay frees it in the inode bitmap (it is touched, and no longer in
+ * use).  A later record reusing the number starts from an empty tree.
+ */
+static errcode_t evict(struct fcr *c, ext2_ino_t ino)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
+	uint32_t flags = get_le32(c->ibuf + INODE_FLAGS);
+	errcode_t err = 0;
+
+	if (has_extent_root(c->ibuf)) {
+		err = walk_blocks(c, ino, c->ibuf, 0, &n);
+		if (err)
+			return err;
+		memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
+		put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
+		put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
+		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
+		/* A block-mapped file: libext2fs unmaps and frees it. */
+		err = recount(c, ino, c->ibuf);
+		if (!err)
+			err = ext2fs_punch(c->fs, ino, inode, NULL, 0, ~0ULL);
+		if (err)
+			return err;
+	}
+	if (acl && acl < ext2fs_blocks_count(c->fs->super)) {
+		__u32 left = 0;
+
+		err = ext2fs_adjust_ea_refcount3(c->fs, acl, NULL, -1, &left,
+						 ino);
+		if (!err && !left)
+			err = note_freed(c, acl, 1);
+		if (err)
+			return err;
+		ext2fs_file_acl_block_set(c->fs, inode, 0);
+	}
+	inode->i_links_count = 0;
+	inode->i_size = 0;
+	inode->i_size_high = 0;
+	inode->i_dtime = (__u32)time(NULL);
+	err = ext2fs_iblk_set(c->fs, inode, 0);
+	if (!err)
+		err = write_inode(c, ino, c->ibuf);
+	return err;
 }
 
 static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
@@ -971,8 +1083,29 @@ static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
 	err = ext2fs_unlink(c->fs, t->parent, name, t->ino, 0);
 	/* A name already gone is what the record asks for. */
 	if (err == EXT2_ET_DIR_NO_SPACE)
-		err = 0;
-	return err;
+		return 0;
+	if (err)
+		return err;
+	/*
+	 * The kernel drops one link of the inode as an unlink does, and
+	 * when that was the last one the inode goes as an unlinked inode
+	 * goes once closed.  A directory loses its "." with its name: the
+	 * kernel leaves an empty directory unlinked with one link, in use
+	 * and nowhere (e2fsck: "unattached inode"); it goes here too.
+	 */
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	if (small(c->ibuf)->i_links_count)
+		small(c->ibuf)->i_links_count--;
+	if (LINUX_S_ISDIR(small(c->ibuf)->i_mode) &&
+	    small(c->ibuf)->i_links_count <= 1)
+		small(c->ibuf)->i_links_count = 0;
+	if (small(c->ibuf)->i_links_count)
+		return write_inode(c, t->ino, c->ibuf);
+	return evict(c, t->ino);
 }
 
 static int apply(void *data, const struct fc_tag *t, int valid)
@@ -1095,6 +1228,195 @@ static int note_region(void *data, const struct fc_tag *t, int valid)
 	return 0;
 }
 
+/* One mapped run of logical blocks, as a leaf extent holds it. */
+struct run {
+	blk64_t		lblk, pblk;
+	uint32_t	len;
+	int		uninit;
+};
+
+/* Most blocks one extent maps: written, unwritten. */
+#define EXT_INIT_MAX	32768U
+#define EXT_UNINIT_MAX	32767U
+
+/*
+ * The tree of a touched inode as the kernel's replay leaves it: it inserts
+ * each ADD_RANGE with ext4_ext_insert_extent(), which merges a run with
+ * its neighbours when they continue it (same state, adjacent logical and
+ * physical blocks, within an extent's length), removes the tree's levels
+ * when DEL_RANGE empties it, and merges the extents again up to the end
+ * of file.  libext2fs maps block by block, never merges two extents once
+ * made and never makes a tree shallower: here the leaves are read, the
+ * runs that continue each other merged, and the tree written again from
+ * them when that gives fewer extents or fewer levels (its old index and
+ * leaf blocks released, new ones allocated as libext2fs splits).  Leaves
+ * that overlap (a tree the replay could not have made) are refused.
+ */
+static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode *inode = small(c->ibuf);
+	ext2_extent_handle_t h = NULL;
+	struct ext2_extent_info info;
+	struct ext2fs_extent ex;
+	struct run *v = NULL;
+	blk64_t *tb = NULL;
+	size_t nv = 0, capv = 0, ntb = 0, captb = 0, nm = 0, i;
+	unsigned int per_leaf = (fs->blocksize - 12) / 12, depth;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	err = read_inode(c, ino, c->ibuf);
+	if (err || !in_use(c->ibuf) || !has_extent_root(c->ibuf))
+		return err;
+	err = ext2fs_extent_open2(fs, ino, inode, &h);
+	if (!err)
+		err = ext2fs_extent_get_info(h, &info);
+	if (err)
+		goto out;
+	depth = (unsigned int)info.max_depth;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT ||
+		    err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			goto out;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			err = recovery_grow((void **)&tb, &captb, ntb + 1,
+					    sizeof(*tb));
+			if (err)
+				goto out;
+			tb[ntb++] = ex.e_pblk;
+			continue;
+		}
+		if (!ex.e_len)
+			continue;
+		if (nv && ex.e_lblk < v[nv - 1].lblk + v[nv - 1].len) {
+			err = RECOVER_ET_FC_UNLIKE_KERNEL;
+			goto out;
+		}
+		err = recovery_grow((void **)&v, &capv, nv + 1, sizeof(*v));
+		if (err)
+			goto out;
+		v[nv].lblk = ex.e_lblk;
+		v[nv].pblk = ex.e_pblk;
+		v[nv].len = ex.e_len;
+		v[nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
+		nv++;
+	}
+	ext2fs_extent_free(h);
+	h = NULL;
+	/* Merge in place. */
+	for (i = 0; i < nv; i++) {
+		struct run *m = nm ? &v[nm - 1] : NULL;
+
+		if (m && m->uninit == v[i].uninit &&
+		    m->lblk + m->len == v[i].lblk &&
+		    m->pblk + m->len == v[i].pblk &&
+		    m->len + v[i].len <= (m->uninit ? EXT_UNINIT_MAX : EXT_INIT_MAX))
+			m->len += v[i].len;
+		else
+			v[nm++] = v[i];
+	}
+	/* As good as it gets: as many extents, and no level to spare. */
+	if (nm == nv && (!depth || (depth == 1 && nm > EXTENT_EH_MAX) ||
+			 (depth > 1 && nm > (size_t)EXTENT_EH_MAX * per_leaf)))
+		goto out;
+	for (i = 0; i < ntb; i++)
+		if (tb[i] < ext2fs_blocks_count(fs->super))
+			release(c, tb[i], 1);
+	memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
+	put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
+	put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+	err = ext2fs_iblk_set(fs, inode, 0);
+	if (!err)
+		err = write_inode(c, ino, c->ibuf);
+	if (!err)
+		err = ext2fs_extent_open2(fs, ino, inode, &h);
+	for (i = 0; !err && i < nm; i++) {
+		ex.e_lblk = v[i].lblk;
+		ex.e_pblk = v[i].pblk;
+		ex.e_len = v[i].len;
+		ex.e_flags = v[i].uninit ? EXT2_EXTENT_FLAGS_UNINIT : 0;
+		err = ext2fs_extent_insert(h, i ? EXT2_EXTENT_INSERT_AFTER : 0,
+					   &ex);
+		if (!err)
+			err = ext2fs_extent_fix_parents(h);
+	}
+	if (!err)
+		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)c->ibuf,
+					     c->isize);
+out:
+	if (h)
+		ext2fs_extent_free(h);
+	free(v);
+	free(tb);
+	return err;
+}
+
+/*
+ * The group and superblock counters from the bitmaps.  The group flags
+ * change only as the kernel's replay changes them: on a filesystem with
+ * group descriptor checksums a group whose block bitmap the replay changed
+ * is no longer BLOCK_UNINIT, one with an inode in use no longer
+ * INODE_UNINIT and its unused inode table shrinks to what lies past the
+ * last inode in use; no flag is ever set, and without the checksums none
+ * changes (libext2fs's ext2fs_calculate_summary_stats() would set
+ * BLOCK_UNINIT and INODE_UNINIT on groups it finds empty, which a
+ * filesystem without the checksums must never carry).
+ */
+static errcode_t group_counters(struct fcr *c)
+{
+	ext2_filsys fs = c->fs;
+	int csum = ext2fs_has_group_desc_csum(fs);
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	dgrp_t g;
+	errcode_t err;
+
+	/* Free blocks of every group and of the superblock (no flags). */
+	err = ext2fs_calculate_summary_stats(fs, 1);
+	if (err)
+		return err;
+	for (g = 0; g < fs->group_desc_count; g++) {
+		ext2_ino_t first = (ext2_ino_t)g * ipg + 1, ino, last = 0;
+		uint32_t nfree = 0;
+
+		for (ino = first; ino < first + ipg; ino++) {
+			if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino))
+				nfree++;
+			else
+				last = ino - first + 1;
+		}
+		ext2fs_bg_free_inodes_count_set(fs, g, nfree);
+		if (csum && last) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+			if (ext2fs_bg_itable_unused(fs, g) > ipg - last)
+				ext2fs_bg_itable_unused_set(fs, g, ipg - last);
+		}
+		if (csum && c->before &&
+		    (ext2fs_bg_flags(fs, g) & EXT2_BG_BLOCK_UNINIT)) {
+			blk64_t b = ext2fs_group_first_block2(fs, g);
+			blk64_t e = ext2fs_group_last_block2(fs, g);
+
+			for (; b <= e; b++)
+				if (!ext2fs_test_block_bitmap2(fs->block_map, b) !=
+				    !ext2fs_test_block_bitmap2(c->before, b))
+					break;
+			if (b <= e)
+				ext2fs_bg_flags_clear(fs, g,
+						      EXT2_BG_BLOCK_UNINIT);
+		}
+		ext2fs_group_desc_csum_set(fs, g);
+	}
+	return 0;
+}
+
 /* The bitmaps and counters after the records, as the kernel's
  * ext4_fc_set_bitmaps_and_counters() and then some: i_blocks counted
  * again, directory counts, all group counters from the bitmaps. */
@@ -1105,6 +1427,12 @@ static errcode_t finish(struct fcr *c)
 	dgrp_t g;
 	errcode_t err;
 
+	/* Before the regions are let go: new tree blocks must avoid them. */
+	for (i = 0; i < c->nt; i++) {
+		err = compact_tree(c, c->t[i].ino);
+		if (err)
+			return err;
+	}
 	fs->priv_data = NULL;
 	for (i = 0; i < c->nreg; i++)
 		ext2fs_unmark_block_bitmap_range2(fs->block_map, c->reg[i].pblk,
@@ -1152,11 +1480,9 @@ static errcode_t finish(struct fcr *c)
 				ext2fs_bg_used_dirs_count(fs, g) + (is_dir ? 1 : -1));
 		}
 	}
-	err = ext2fs_calculate_summary_stats(fs, 0);
+	err = group_counters(c);
 	if (err)
 		return err;
-	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_group_desc_csum_set(fs, g);
 	ext2fs_mark_bb_dirty(fs);
 	ext2fs_mark_ib_dirty(fs);
 	ext2fs_mark_super_dirty(fs);
@@ -1244,6 +1570,8 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = ext2fs_read_bitmaps(c.fs);
 	if (!err)
+		err = ext2fs_copy_bitmap(c.fs->block_map, &c.before);
+	if (!err)
 		err = for_each_valid(r, note_region, &c, &stopped);
 	if (!err)
 		err = c.err;
@@ -1262,6 +1590,9 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = finish(&c);
 	r->st.fc_replayed = err ? 0 : c.applied;
+	if (c.before)
+		ext2fs_free_block_bitmap(c.before);
+	c.before = NULL;
 	if (c.fs && err) {
 		c.fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&c.fs);
