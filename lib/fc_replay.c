@@ -336,6 +336,9 @@ struct fcr {
 	struct { uint64_t pblk; uint64_t count; } *freed;
 	size_t		nfreed, capfreed;
 	ext2fs_block_bitmap before;	/* the block bitmap the log left */
+	/* ranges of inodes that were inline data when the range came */
+	struct fc_tag	*held;
+	size_t		nheld, capheld;
 	unsigned long long applied;
 	errcode_t	err;
 };
@@ -540,6 +543,8 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 	return err;
 }
 
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
+
 static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 {
 	unsigned char *old = c->ibuf;
@@ -576,8 +581,11 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 		memcpy(old + INODE_BLOCK, raw + INODE_BLOCK, INODE_BLOCK_SIZE);
 	}
 	err = write_inode(c, t->ino, old);
-	if (!err)
-		ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+	if (err)
+		return err;
+	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+	if (flags & EXT4_EXTENTS_FL)
+		err = replay_held(c, t->ino);
 	return err;
 }
 
@@ -682,11 +690,43 @@ static errcode_t replay_range(struct fcr *c, const struct fc_tag *t)
 	if (err || !in_use(c->ibuf) || (!add && !t->count))
 		return err;
 	err = touch(c, t->ino);
-	if (!err)
-		err = recount(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	/*
+	 * A file that leaves inline data gets its blocks logged before the
+	 * INODE record that takes it out of line: the range is held until
+	 * that record comes (the kernel's replay fails the range on the
+	 * inline inode, ignores that, and leaves the file a hole).
+	 */
+	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+		err = recovery_grow((void **)&c->held, &c->capheld,
+				    c->nheld + 1, sizeof(*c->held));
+		if (!err)
+			c->held[c->nheld++] = *t;
+		return err;
+	}
+	err = recount(c, t->ino, c->ibuf);
 	if (err)
 		return err;
 	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
+}
+
+/* The ranges held for ino while it was inline, once it is not. */
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i, n = 0;
+	errcode_t err = 0;
+
+	for (i = 0; i < c->nheld; i++) {
+		if (c->held[i].ino != ino) {
+			c->held[n++] = c->held[i];
+			continue;
+		}
+		if (!err)
+			err = replay_range(c, &c->held[i]);
+	}
+	c->nheld = n;
+	return err;
 }
 
 static int file_type(uint16_t mode)
@@ -1605,6 +1645,7 @@ out:
 	free(c.t);
 	free(c.reg);
 	free(c.freed);
+	free(c.held);
 	if (err) {
 		fc_replay_free(r);
 		/* libext2fs's own codes say what went wrong inside. */
