@@ -1129,9 +1129,8 @@ static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
 	/*
 	 * The kernel drops one link of the inode as an unlink does, and
 	 * when that was the last one the inode goes as an unlinked inode
-	 * goes once closed.  A directory loses its "." with its name: the
-	 * kernel leaves an empty directory unlinked with one link, in use
-	 * and nowhere (e2fsck: "unattached inode"); it goes here too.
+	 * goes once closed (an rmdir is no fast commit: the kernel makes a
+	 * full commit of it, seen on 6.18).
 	 */
 	err = touch(c, t->ino);
 	if (!err)
@@ -1140,9 +1139,6 @@ static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
 		return err;
 	if (small(c->ibuf)->i_links_count)
 		small(c->ibuf)->i_links_count--;
-	if (LINUX_S_ISDIR(small(c->ibuf)->i_mode) &&
-	    small(c->ibuf)->i_links_count <= 1)
-		small(c->ibuf)->i_links_count = 0;
 	if (small(c->ibuf)->i_links_count)
 		return write_inode(c, t->ino, c->ibuf);
 	return evict(c, t->ino);

@@ -210,6 +210,19 @@ work_evict() {
 	"$FCWORK" write d/keep 100 100 84
 }
 
+# The same with a new directory taking the number of a file of five blocks
+# removed just before: its "." and ".." go in a block of its own, and its
+# tree holds that block alone (once the file's five blocks stayed in it:
+# e2fsck: "Directory inode 17, block #1, offset 0: directory corrupted").
+work_reusedir() {
+	mkdir d x1 && "$FCWORK" write d/keep 0 100 81 &&
+	"$FCWORK" write d/gone 0 20000 88 && sync && mv x1 y1 &&
+	"$FCWORK" fsync d/keep && "$FCWORK" write d/keep 0 100 85 &&
+	"$FCWORK" write d/keep 0 100 86 &&
+	rm d/gone && mkdir d/sub && "$FCWORK" write d/sub/f 0 10 87 &&
+	"$FCWORK" write d/keep 100 100 84
+}
+
 # inline_data: files that outgrow their inode in fast commits.  The kernel
 # logs the new blocks before the INODE record that takes the file out of
 # line; its replay drops them and leaves the file a hole of its size,
@@ -466,6 +479,8 @@ for FC_BS in 4096 1024; do
 done
 crash "$SCRATCH/evict.img" work_evict
 oracle evict
+crash "$SCRATCH/reusedir.img" work_reusedir
+oracle reusedir
 FC_MKFS="-O inline_data"
 crash "$SCRATCH/inline.img" work_inline
 FC_MKFS=
