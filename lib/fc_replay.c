@@ -20,20 +20,26 @@
  *              are released first.
  *   ADD_RANGE  each logical block is mapped to its physical block (written
  *              or unwritten as the record says); a block the inode mapped
- *              elsewhere before is released.
+ *              elsewhere before is released.  On an inode still inline the
+ *              range is held until an INODE record takes it out of line.
  *   DEL_RANGE  the logical blocks are unmapped and released.
  *   CREAT      a new directory gets "." and ".."; the name is linked, and
  *              the link count set to 1 (the INODE record that follows sets
  *              the real one).  A one-block directory a name does not fit
  *              in becomes an indexed one, as ext4_add_entry() makes it.
- *   LINK       the name is linked (a name already there is left alone).
- *   UNLINK     the name is removed (a name already gone is fine).
+ *   LINK       the name is linked and the inode gets one link more (a name
+ *              already there is left alone).
+ *   UNLINK     the name is removed and the inode loses a link; at none it
+ *              is released as the kernel evicts it (a name already gone is
+ *              fine).
  *   HEAD, PAD, TAIL: nothing.
  * Records naming an inode that is not in use are skipped, as the kernel's
- * ext4_iget() failing skips them.  At the end the block bitmap gets every
- * block the touched inodes map (data and extent tree), i_blocks is counted
- * again, and the group and superblock counters are recomputed from the
- * bitmaps.
+ * ext4_iget() failing skips them.  At the end the touched inodes' trees
+ * are merged and made shallower as the kernel's extent code leaves them,
+ * the block bitmap gets every block the touched inodes map (data and
+ * extent tree), i_blocks is counted again, and the group and superblock
+ * counters are recomputed from the bitmaps (the group flags changed only
+ * as the kernel changes them).
  *
  * Before anything is written, fc_replay_check() refuses records that name
  * an inode past s_inodes_count, a block outside the filesystem or a name

@@ -26,6 +26,13 @@
 #             preallocated blocks, a deeper extent tree, chmod; names
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
+#   nocsum, merge4096, merge1024, evict, reusedir, inline
+#             what libext2fs's own operations once replayed wrong: group
+#             flags on a filesystem without group descriptor checksums,
+#             extents left split and trees left deep, an inode whose last
+#             name went (and whose number a new file or directory took),
+#             truncation's DEL_RANGE of 2^31-1 blocks, inline_data files
+#             growing out of line (the kernel's replay loses their data).
 #   corrupt   the first fast commit's crc broken, a record's length past
 #             the block, unknown HEAD features, fast commits up to the
 #             area's last block: the kernel refuses to mount, jrecover
