@@ -495,6 +495,24 @@ static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
 	return 0;
 }
 
+/*
+ * How many clusters len blocks from pblk add to an inode's count, *last
+ * the last cluster counted before (on bigalloc the extents of one logical
+ * cluster share its physical one); blocks where the filesystem has no
+ * clusters.
+ */
+static blk64_t clusters_of(ext2_filsys fs, blk64_t pblk, blk64_t len,
+			   blk64_t *last)
+{
+	blk64_t c0 = EXT2FS_B2C(fs, pblk), c1 = EXT2FS_B2C(fs, pblk + len - 1);
+	blk64_t n = c1 - c0 + 1;
+
+	if (*last == c0)
+		n--;
+	*last = c1;
+	return n;
+}
+
 /* Every block an extent inode maps, and its tree blocks: marked in the
  * block bitmap (mark), or noted for release at the end; and counted. */
 static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
@@ -502,7 +520,7 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent ex;
-	blk64_t n = 0;
+	blk64_t n = 0, last = ~(blk64_t)0;
 	errcode_t err;
 	int op = EXT2_EXTENT_ROOT;
 
@@ -542,7 +560,7 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 							ex.e_pblk, ex.e_len);
 		else if ((err = note_freed(c, ex.e_pblk, ex.e_len)))
 			break;
-		n += ex.e_len;
+		n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
 	ext2fs_extent_free(h);
 	*count = n;
@@ -607,6 +625,7 @@ static errcode_t recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
 {
 	struct ext2_inode *inode = small(buf);
 	blk64_t n = 0, acl = ext2fs_file_acl_block(c->fs, inode);
+	blk64_t last = ~(blk64_t)0;
 	ext2_extent_handle_t h;
 	struct ext2fs_extent ex;
 	int op = EXT2_EXTENT_ROOT;
@@ -629,7 +648,10 @@ static errcode_t recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
 			break;
 		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
 			continue;
-		n += (ex.e_flags & EXT2_EXTENT_FLAGS_LEAF) ? ex.e_len : 1;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+			n++;
+		else if (ex.e_len)
+			n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
 	ext2fs_extent_free(h);
 	if (!err && acl && acl < ext2fs_blocks_count(c->fs->super))
@@ -999,7 +1021,12 @@ static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
 		err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	if (LINUX_S_ISDIR(inode->i_mode)) {
+	/*
+	 * A new inline directory's INODE record came with its i_block, which
+	 * holds its ".." (and "." is implied): there is nothing to make.
+	 */
+	if (LINUX_S_ISDIR(inode->i_mode) &&
+	    !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
 		err = read_inode(c, t->parent, c->ibuf2);
 		if (err || !in_use(c->ibuf2))
 			return err;
@@ -1135,14 +1162,32 @@ static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
 	/*
 	 * The kernel drops one link of the inode as an unlink does, and
 	 * when that was the last one the inode goes as an unlinked inode
-	 * goes once closed (an rmdir is no fast commit: the kernel makes a
-	 * full commit of it, seen on 6.18).
+	 * goes once closed.  A directory's name goes only with rmdir (a
+	 * renamed directory is no fast commit): the kernel's replay drops
+	 * one link of it and none of its parent, and leaves it in use with
+	 * ".." naming the parent (e2fsck: "unconnected directory inode",
+	 * link counts wrong).  Here the directory goes as rmdir leaves it,
+	 * and its parent loses the link its ".." held (a later INODE record
+	 * of the parent gives the count anyway).
 	 */
 	err = touch(c, t->ino);
 	if (!err)
 		err = read_inode(c, t->ino, c->ibuf);
 	if (err)
 		return err;
+	if (LINUX_S_ISDIR(small(c->ibuf)->i_mode)) {
+		err = evict(c, t->ino);
+		if (!err)
+			err = touch(c, t->parent);
+		if (!err)
+			err = read_inode(c, t->parent, c->ibuf);
+		if (err)
+			return err;
+		/* 1: more subdirectories than a count holds (dir_nlink). */
+		if (small(c->ibuf)->i_links_count > 2)
+			small(c->ibuf)->i_links_count--;
+		return write_inode(c, t->parent, c->ibuf);
+	}
 	if (small(c->ibuf)->i_links_count)
 		small(c->ibuf)->i_links_count--;
 	if (small(c->ibuf)->i_links_count)
@@ -1403,7 +1448,9 @@ out:
 }
 
 /*
- * The group and superblock counters from the bitmaps.  The group flags
+ * The group and superblock counters from the bitmaps (free clusters on
+ * bigalloc, which libext2fs 1.47's ext2fs_calculate_summary_stats() counts
+ * as blocks).  The group flags
  * change only as the kernel's replay changes them: on a filesystem with
  * group descriptor checksums a group whose block bitmap the replay changed
  * is no longer BLOCK_UNINIT, one with an inode in use no longer
@@ -1418,16 +1465,22 @@ static errcode_t group_counters(struct fcr *c)
 	ext2_filsys fs = c->fs;
 	int csum = ext2fs_has_group_desc_csum(fs);
 	uint32_t ipg = fs->super->s_inodes_per_group;
+	blk64_t free_clusters = 0;
+	uint64_t free_inodes = 0;
 	dgrp_t g;
-	errcode_t err;
 
-	/* Free blocks of every group and of the superblock (no flags). */
-	err = ext2fs_calculate_summary_stats(fs, 1);
-	if (err)
-		return err;
 	for (g = 0; g < fs->group_desc_count; g++) {
 		ext2_ino_t first = (ext2_ino_t)g * ipg + 1, ino, last = 0;
-		uint32_t nfree = 0;
+		uint32_t nfree = 0, cfree = 0;
+		blk64_t b = ext2fs_group_first_block2(fs, g);
+		blk64_t e = ext2fs_group_last_block2(fs, g);
+
+		/* Free clusters (blocks where there are no clusters). */
+		for (; b <= e; b += EXT2FS_CLUSTER_RATIO(fs))
+			if (!ext2fs_test_block_bitmap2(fs->block_map, b))
+				cfree++;
+		ext2fs_bg_free_blocks_count_set(fs, g, cfree);
+		free_clusters += cfree;
 
 		for (ino = first; ino < first + ipg; ino++) {
 			if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino))
@@ -1436,6 +1489,7 @@ static errcode_t group_counters(struct fcr *c)
 				last = ino - first + 1;
 		}
 		ext2fs_bg_free_inodes_count_set(fs, g, nfree);
+		free_inodes += nfree;
 		if (csum && last) {
 			ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
 			if (ext2fs_bg_itable_unused(fs, g) > ipg - last)
@@ -1456,6 +1510,8 @@ static errcode_t group_counters(struct fcr *c)
 		}
 		ext2fs_group_desc_csum_set(fs, g);
 	}
+	ext2fs_free_blocks_count_set(fs->super, EXT2FS_C2B(fs, free_clusters));
+	fs->super->s_free_inodes_count = (uint32_t)free_inodes;
 	return 0;
 }
 

@@ -26,13 +26,15 @@
 #             preallocated blocks, a deeper extent tree, chmod; names
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
-#   nocsum, merge4096, merge1024, evict, reusedir, inline
+#   nocsum, merge4096, merge1024, evict, reusedir, inline, rmdir, bigalloc
 #             what libext2fs's own operations once replayed wrong: group
 #             flags on a filesystem without group descriptor checksums,
 #             extents left split and trees left deep, an inode whose last
 #             name went (and whose number a new file or directory took),
 #             truncation's DEL_RANGE of 2^31-1 blocks, inline_data files
-#             growing out of line (the kernel's replay loses their data).
+#             growing out of line (the kernel's replay loses their data),
+#             a directory removed (the kernel's replay leaves it in use),
+#             counts in clusters on bigalloc.
 #   corrupt   the first fast commit's crc broken, a record's length past
 #             the block, unknown HEAD features, fast commits up to the
 #             area's last block: the kernel refuses to mount, jrecover
@@ -228,6 +230,19 @@ work_reusedir() {
 	"$FCWORK" write d/keep 0 100 86 &&
 	rm d/gone && mkdir d/sub && "$FCWORK" write d/sub/f 0 10 87 &&
 	"$FCWORK" write d/keep 100 100 84
+}
+
+# A directory made and removed in fast commits, its number taken by the
+# next one: the kernel's replay drops one link of the removed directory and
+# none of its parent, and leaves it in use with ".." naming the parent (so
+# the new directory, of the same number, ends up nowhere in its tree);
+# jrecover releases it and takes the parent's link off, as rmdir did.
+work_rmdir() {
+	mkdir d x1 && "$FCWORK" write d/keep 0 100 81 && sync && mv x1 y1 &&
+	"$FCWORK" fsync d/keep && "$FCWORK" write d/keep 0 100 85 &&
+	"$FCWORK" write d/keep 0 100 86 &&
+	mkdir d/a && mkdir d/a/b && "$FCWORK" write d/a/f 0 10 93 &&
+	rm d/a/f && rmdir d/a/b && mkdir d/a/c && "$FCWORK" write d/a/c/g 0 10 94
 }
 
 # inline_data: files that outgrow their inode in fast commits.  The kernel
@@ -492,6 +507,13 @@ FC_MKFS="-O inline_data"
 crash "$SCRATCH/inline.img" work_inline
 FC_MKFS=
 oracle inline
+crash "$SCRATCH/rmdir.img" work_rmdir
+oracle rmdir
+# bigalloc: i_blocks and the groups' free counts are in clusters.
+FC_MKFS="-O bigalloc -C 65536"
+crash "$SCRATCH/bigalloc.img" work_live
+FC_MKFS=
+oracle bigalloc
 
 # ---- corrupt areas --------------------------------------------------------
 jrecover -i "$SCRATCH/live.img"
