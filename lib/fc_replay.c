@@ -772,6 +772,7 @@ static int file_type(uint16_t mode)
 struct dent {
 	unsigned int	off;		/* in the old block */
 	unsigned int	len;		/* of the name */
+	unsigned int	size;		/* its room once moved out of block 0 */
 	uint32_t	hash, minor;
 };
 
@@ -822,13 +823,14 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 	ext2_filsys fs = c->fs;
 	struct ext2_inode inode;
 	unsigned int bs = fs->blocksize, pos, rec, n = 0, cap = 0, limit;
+	unsigned int first, moved;
 	unsigned char *b0 = NULL, *nb = NULL;
 	struct dent *d = NULL;
 	blk64_t p0 = 0, p1 = 0, p2 = 0;
 	uint32_t hash2, parent;
 	int csum = ext2fs_has_feature_metadata_csum(fs->super);
 	int alg = fs->super->s_def_hash_version;
-	size_t split;
+	size_t split, i;
 	errcode_t err;
 
 	*done = 0;
@@ -857,7 +859,8 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 		goto out;
 	}
 	parent = get_le32(b0 + 12);
-	for (pos = 12 + get_le16(b0 + 12 + 4); pos + 8 <= bs; pos += rec) {
+	first = 12 + get_le16(b0 + 12 + 4);
+	for (pos = first; pos + 8 <= bs; pos += rec) {
 		rec = get_le16(b0 + pos + 4);
 		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec) {
 			err = EXT2_ET_DIR_CORRUPTED;
@@ -876,6 +879,9 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 		}
 		d[n].off = pos;
 		d[n].len = b0[pos + 6];
+		/* The last one gets the room of "." and ".." too. */
+		d[n].size = rec + (pos + rec == bs - (csum ? 12U : 0U) ?
+				   first : 0U);
 		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
 				      (int)d[n].len, fs->encoding, 0,
 				      fs->super->s_hash_seed, &d[n].hash,
@@ -887,7 +893,22 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 	if (n < 2)
 		goto out;
 	qsort(d, n, sizeof(*d), dent_cmp);
-	split = n / 2;
+	/*
+	 * Where the kernel splits (do_split(), which make_indexed_dir()
+	 * calls on the names moved out of block 0): from the highest hash
+	 * down, the names whose room fits in half a block go to the second
+	 * leaf; a name counts once more than half of its room would be past
+	 * the middle.  The room is each name's record length in the moved
+	 * block, where the last one reaches the block's end.
+	 */
+	for (i = n, moved = 0; i > 0; i--) {
+		if (moved + d[i - 1].size / 2 > bs / 2)
+			break;
+		moved += d[i - 1].size;
+	}
+	split = i > 1 ? i : n / 2;
+	if (!split)
+		split = 1;
 	hash2 = d[split].hash & ~1U;
 	if ((d[split].hash & ~1U) == (d[split - 1].hash & ~1U))
 		hash2 |= 1;		/* the hash goes on in the next leaf */
