@@ -20,20 +20,26 @@
  *              are released first.
  *   ADD_RANGE  each logical block is mapped to its physical block (written
  *              or unwritten as the record says); a block the inode mapped
- *              elsewhere before is released.
+ *              elsewhere before is released.  On an inode still inline the
+ *              range is held until an INODE record takes it out of line.
  *   DEL_RANGE  the logical blocks are unmapped and released.
  *   CREAT      a new directory gets "." and ".."; the name is linked, and
  *              the link count set to 1 (the INODE record that follows sets
  *              the real one).  A one-block directory a name does not fit
  *              in becomes an indexed one, as ext4_add_entry() makes it.
- *   LINK       the name is linked (a name already there is left alone).
- *   UNLINK     the name is removed (a name already gone is fine).
+ *   LINK       the name is linked and the inode gets one link more (a name
+ *              already there is left alone).
+ *   UNLINK     the name is removed and the inode loses a link; at none it
+ *              is released as the kernel evicts it (a name already gone is
+ *              fine).
  *   HEAD, PAD, TAIL: nothing.
  * Records naming an inode that is not in use are skipped, as the kernel's
- * ext4_iget() failing skips them.  At the end the block bitmap gets every
- * block the touched inodes map (data and extent tree), i_blocks is counted
- * again, and the group and superblock counters are recomputed from the
- * bitmaps.
+ * ext4_iget() failing skips them.  At the end the touched inodes' trees
+ * are merged and made shallower as the kernel's extent code leaves them,
+ * the block bitmap gets every block the touched inodes map (data and
+ * extent tree), i_blocks is counted again, and the group and superblock
+ * counters are recomputed from the bitmaps (the group flags changed only
+ * as the kernel changes them).
  *
  * Before anything is written, fc_replay_check() refuses records that name
  * an inode past s_inodes_count, a block outside the filesystem or a name
@@ -46,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "librecoverP.h"
 #include "fc_fs.h"
@@ -334,6 +341,10 @@ struct fcr {
 	/* blocks INODE records released, let go at the end */
 	struct { uint64_t pblk; uint64_t count; } *freed;
 	size_t		nfreed, capfreed;
+	ext2fs_block_bitmap before;	/* the block bitmap the log left */
+	/* ranges of inodes that were inline data when the range came */
+	struct fc_tag	*held;
+	size_t		nheld, capheld;
 	unsigned long long applied;
 	errcode_t	err;
 };
@@ -484,6 +495,24 @@ static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
 	return 0;
 }
 
+/*
+ * How many clusters len blocks from pblk add to an inode's count, *last
+ * the last cluster counted before (on bigalloc the extents of one logical
+ * cluster share its physical one); blocks where the filesystem has no
+ * clusters.
+ */
+static blk64_t clusters_of(ext2_filsys fs, blk64_t pblk, blk64_t len,
+			   blk64_t *last)
+{
+	blk64_t c0 = EXT2FS_B2C(fs, pblk), c1 = EXT2FS_B2C(fs, pblk + len - 1);
+	blk64_t n = c1 - c0 + 1;
+
+	if (*last == c0)
+		n--;
+	*last = c1;
+	return n;
+}
+
 /* Every block an extent inode maps, and its tree blocks: marked in the
  * block bitmap (mark), or noted for release at the end; and counted. */
 static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
@@ -491,7 +520,7 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent ex;
-	blk64_t n = 0;
+	blk64_t n = 0, last = ~(blk64_t)0;
 	errcode_t err;
 	int op = EXT2_EXTENT_ROOT;
 
@@ -531,12 +560,14 @@ static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 							ex.e_pblk, ex.e_len);
 		else if ((err = note_freed(c, ex.e_pblk, ex.e_len)))
 			break;
-		n += ex.e_len;
+		n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
 	ext2fs_extent_free(h);
 	*count = n;
 	return err;
 }
+
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
 
 static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 {
@@ -574,8 +605,59 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 		memcpy(old + INODE_BLOCK, raw + INODE_BLOCK, INODE_BLOCK_SIZE);
 	}
 	err = write_inode(c, t->ino, old);
+	if (err)
+		return err;
+	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+	if (flags & EXT4_EXTENTS_FL)
+		err = replay_held(c, t->ino);
+	return err;
+}
+
+/*
+ * i_blocks of the inode in buf set to what its tree maps (data, tree
+ * blocks, its extended attribute block).  libext2fs adds and subtracts
+ * from i_blocks as it maps and unmaps, and refuses (EOVERFLOW) to go below
+ * 0: an INODE record's i_blocks counts the kernel's tree before the crash,
+ * not the one the replay has built so far, so it is made true first (the
+ * end of the replay counts it again in any case).
+ */
+static errcode_t recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	struct ext2_inode *inode = small(buf);
+	blk64_t n = 0, acl = ext2fs_file_acl_block(c->fs, inode);
+	blk64_t last = ~(blk64_t)0;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ex;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	if (!has_extent_root(buf))
+		return 0;
+	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
+	if (err)
+		return err;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT ||
+		    err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+			n++;
+		else if (ex.e_len)
+			n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
+	}
+	ext2fs_extent_free(h);
+	if (!err && acl && acl < ext2fs_blocks_count(c->fs->super))
+		n++;
 	if (!err)
-		ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+		err = ext2fs_iblk_set(c->fs, inode, n);
 	return err;
 }
 
@@ -638,7 +720,41 @@ static errcode_t replay_range(struct fcr *c, const struct fc_tag *t)
 	err = touch(c, t->ino);
 	if (err)
 		return err;
+	/*
+	 * A file that leaves inline data gets its blocks logged before the
+	 * INODE record that takes it out of line: the range is held until
+	 * that record comes (the kernel's replay fails the range on the
+	 * inline inode, ignores that, and leaves the file a hole).
+	 */
+	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+		err = recovery_grow((void **)&c->held, &c->capheld,
+				    c->nheld + 1, sizeof(*c->held));
+		if (!err)
+			c->held[c->nheld++] = *t;
+		return err;
+	}
+	err = recount(c, t->ino, c->ibuf);
+	if (err)
+		return err;
 	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
+}
+
+/* The ranges held for ino while it was inline, once it is not. */
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i, n = 0;
+	errcode_t err = 0;
+
+	for (i = 0; i < c->nheld; i++) {
+		if (c->held[i].ino != ino) {
+			c->held[n++] = c->held[i];
+			continue;
+		}
+		if (!err)
+			err = replay_range(c, &c->held[i]);
+	}
+	c->nheld = n;
+	return err;
 }
 
 static int file_type(uint16_t mode)
@@ -656,6 +772,7 @@ static int file_type(uint16_t mode)
 struct dent {
 	unsigned int	off;		/* in the old block */
 	unsigned int	len;		/* of the name */
+	unsigned int	size;		/* its room once moved out of block 0 */
 	uint32_t	hash, minor;
 };
 
@@ -706,13 +823,14 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 	ext2_filsys fs = c->fs;
 	struct ext2_inode inode;
 	unsigned int bs = fs->blocksize, pos, rec, n = 0, cap = 0, limit;
+	unsigned int first, moved;
 	unsigned char *b0 = NULL, *nb = NULL;
 	struct dent *d = NULL;
 	blk64_t p0 = 0, p1 = 0, p2 = 0;
 	uint32_t hash2, parent;
 	int csum = ext2fs_has_feature_metadata_csum(fs->super);
 	int alg = fs->super->s_def_hash_version;
-	size_t split;
+	size_t split, i;
 	errcode_t err;
 
 	*done = 0;
@@ -741,7 +859,8 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 		goto out;
 	}
 	parent = get_le32(b0 + 12);
-	for (pos = 12 + get_le16(b0 + 12 + 4); pos + 8 <= bs; pos += rec) {
+	first = 12 + get_le16(b0 + 12 + 4);
+	for (pos = first; pos + 8 <= bs; pos += rec) {
 		rec = get_le16(b0 + pos + 4);
 		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec) {
 			err = EXT2_ET_DIR_CORRUPTED;
@@ -760,6 +879,9 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 		}
 		d[n].off = pos;
 		d[n].len = b0[pos + 6];
+		/* The last one gets the room of "." and ".." too. */
+		d[n].size = rec + (pos + rec == bs - (csum ? 12U : 0U) ?
+				   first : 0U);
 		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
 				      (int)d[n].len, fs->encoding, 0,
 				      fs->super->s_hash_seed, &d[n].hash,
@@ -771,7 +893,22 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 	if (n < 2)
 		goto out;
 	qsort(d, n, sizeof(*d), dent_cmp);
-	split = n / 2;
+	/*
+	 * Where the kernel splits (do_split(), which make_indexed_dir()
+	 * calls on the names moved out of block 0): from the highest hash
+	 * down, the names whose room fits in half a block go to the second
+	 * leaf; a name counts once more than half of its room would be past
+	 * the middle.  The room is each name's record length in the moved
+	 * block, where the last one reaches the block's end.
+	 */
+	for (i = n, moved = 0; i > 0; i--) {
+		if (moved + d[i - 1].size / 2 > bs / 2)
+			break;
+		moved += d[i - 1].size;
+	}
+	split = i > 1 ? i : n / 2;
+	if (!split)
+		split = 1;
 	hash2 = d[split].hash & ~1U;
 	if ((d[split].hash & ~1U) == (d[split - 1].hash & ~1U))
 		hash2 |= 1;		/* the hash goes on in the next leaf */
@@ -905,7 +1042,12 @@ static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
 		err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	if (LINUX_S_ISDIR(inode->i_mode)) {
+	/*
+	 * A new inline directory's INODE record came with its i_block, which
+	 * holds its ".." (and "." is implied): there is nothing to make.
+	 */
+	if (LINUX_S_ISDIR(inode->i_mode) &&
+	    !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
 		err = read_inode(c, t->parent, c->ibuf2);
 		if (err || !in_use(c->ibuf2))
 			return err;
@@ -952,7 +1094,71 @@ static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
 	err = read_inode(c, t->ino, c->ibuf);
 	if (err || !in_use(c->ibuf))
 		return err;
-	return link_name(c, t, small(c->ibuf)->i_mode, &added);
+	err = link_name(c, t, small(c->ibuf)->i_mode, &added);
+	if (err || !added)
+		return err;
+	/* One link more, as the kernel's link does (an UNLINK of the old
+	 * name of a rename comes next, and takes it off again). */
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	if (small(c->ibuf)->i_links_count < 0xFFFF)
+		small(c->ibuf)->i_links_count++;
+	return write_inode(c, t->ino, c->ibuf);
+}
+
+/*
+ * An inode whose last link went, in c->ibuf (links 0), released as the
+ * kernel's eviction releases it: size 0, every block it maps and its tree
+ * let go (at the end, as an INODE record's), its extended attribute block
+ * released (or one reference fewer), the deletion time set; the end of the
+ * replay frees it in the inode bitmap (it is touched, and no longer in
+ * use).  A later record reusing the number starts from an empty tree.
+ */
+static errcode_t evict(struct fcr *c, ext2_ino_t ino)
+{
+	struct ext2_inode *inode = small(c->ibuf);
+	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
+	uint32_t flags = get_le32(c->ibuf + INODE_FLAGS);
+	errcode_t err = 0;
+
+	if (has_extent_root(c->ibuf)) {
+		err = walk_blocks(c, ino, c->ibuf, 0, &n);
+		if (err)
+			return err;
+		memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
+		put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
+		put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
+		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
+		/* A block-mapped file: libext2fs unmaps and frees it. */
+		err = recount(c, ino, c->ibuf);
+		if (!err)
+			err = ext2fs_punch(c->fs, ino, inode, NULL, 0, ~0ULL);
+		if (err)
+			return err;
+	}
+	if (acl && acl < ext2fs_blocks_count(c->fs->super)) {
+		__u32 left = 0;
+
+		err = ext2fs_adjust_ea_refcount3(c->fs, acl, NULL, -1, &left,
+						 ino);
+		if (!err && !left)
+			err = note_freed(c, acl, 1);
+		if (err)
+			return err;
+		ext2fs_file_acl_block_set(c->fs, inode, 0);
+	}
+	inode->i_links_count = 0;
+	inode->i_size = 0;
+	inode->i_size_high = 0;
+	inode->i_dtime = (__u32)time(NULL);
+	err = ext2fs_iblk_set(c->fs, inode, 0);
+	if (!err)
+		err = write_inode(c, ino, c->ibuf);
+	return err;
 }
 
 static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
@@ -971,8 +1177,43 @@ static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
 	err = ext2fs_unlink(c->fs, t->parent, name, t->ino, 0);
 	/* A name already gone is what the record asks for. */
 	if (err == EXT2_ET_DIR_NO_SPACE)
-		err = 0;
-	return err;
+		return 0;
+	if (err)
+		return err;
+	/*
+	 * The kernel drops one link of the inode as an unlink does, and
+	 * when that was the last one the inode goes as an unlinked inode
+	 * goes once closed.  A directory's name goes only with rmdir (a
+	 * renamed directory is no fast commit): the kernel's replay drops
+	 * one link of it and none of its parent, and leaves it in use with
+	 * ".." naming the parent (e2fsck: "unconnected directory inode",
+	 * link counts wrong).  Here the directory goes as rmdir leaves it,
+	 * and its parent loses the link its ".." held (a later INODE record
+	 * of the parent gives the count anyway).
+	 */
+	err = touch(c, t->ino);
+	if (!err)
+		err = read_inode(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	if (LINUX_S_ISDIR(small(c->ibuf)->i_mode)) {
+		err = evict(c, t->ino);
+		if (!err)
+			err = touch(c, t->parent);
+		if (!err)
+			err = read_inode(c, t->parent, c->ibuf);
+		if (err)
+			return err;
+		/* 1: more subdirectories than a count holds (dir_nlink). */
+		if (small(c->ibuf)->i_links_count > 2)
+			small(c->ibuf)->i_links_count--;
+		return write_inode(c, t->parent, c->ibuf);
+	}
+	if (small(c->ibuf)->i_links_count)
+		small(c->ibuf)->i_links_count--;
+	if (small(c->ibuf)->i_links_count)
+		return write_inode(c, t->ino, c->ibuf);
+	return evict(c, t->ino);
 }
 
 static int apply(void *data, const struct fc_tag *t, int valid)
@@ -1095,6 +1336,206 @@ static int note_region(void *data, const struct fc_tag *t, int valid)
 	return 0;
 }
 
+/* One mapped run of logical blocks, as a leaf extent holds it. */
+struct run {
+	blk64_t		lblk, pblk;
+	uint32_t	len;
+	int		uninit;
+};
+
+/* Most blocks one extent maps: written, unwritten. */
+#define EXT_INIT_MAX	32768U
+#define EXT_UNINIT_MAX	32767U
+
+/*
+ * The tree of a touched inode as the kernel's replay leaves it: it inserts
+ * each ADD_RANGE with ext4_ext_insert_extent(), which merges a run with
+ * its neighbours when they continue it (same state, adjacent logical and
+ * physical blocks, within an extent's length), removes the tree's levels
+ * when DEL_RANGE empties it, and merges the extents again up to the end
+ * of file.  libext2fs maps block by block, never merges two extents once
+ * made and never makes a tree shallower: here the leaves are read, the
+ * runs that continue each other merged, and the tree written again from
+ * them when that gives fewer extents or fewer levels (its old index and
+ * leaf blocks released, new ones allocated as libext2fs splits).  Leaves
+ * that overlap (a tree the replay could not have made) are refused.
+ */
+static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
+{
+	ext2_filsys fs = c->fs;
+	struct ext2_inode *inode = small(c->ibuf);
+	ext2_extent_handle_t h = NULL;
+	struct ext2_extent_info info;
+	struct ext2fs_extent ex;
+	struct run *v = NULL;
+	blk64_t *tb = NULL;
+	size_t nv = 0, capv = 0, ntb = 0, captb = 0, nm = 0, i;
+	unsigned int per_leaf = (fs->blocksize - 12) / 12, depth;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	err = read_inode(c, ino, c->ibuf);
+	if (err || !in_use(c->ibuf) || !has_extent_root(c->ibuf))
+		return err;
+	err = ext2fs_extent_open2(fs, ino, inode, &h);
+	if (!err)
+		err = ext2fs_extent_get_info(h, &info);
+	if (err)
+		goto out;
+	depth = (unsigned int)info.max_depth;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT ||
+		    err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			goto out;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			err = recovery_grow((void **)&tb, &captb, ntb + 1,
+					    sizeof(*tb));
+			if (err)
+				goto out;
+			tb[ntb++] = ex.e_pblk;
+			continue;
+		}
+		if (!ex.e_len)
+			continue;
+		if (nv && ex.e_lblk < v[nv - 1].lblk + v[nv - 1].len) {
+			err = RECOVER_ET_FC_UNLIKE_KERNEL;
+			goto out;
+		}
+		err = recovery_grow((void **)&v, &capv, nv + 1, sizeof(*v));
+		if (err)
+			goto out;
+		v[nv].lblk = ex.e_lblk;
+		v[nv].pblk = ex.e_pblk;
+		v[nv].len = ex.e_len;
+		v[nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
+		nv++;
+	}
+	ext2fs_extent_free(h);
+	h = NULL;
+	/* Merge in place. */
+	for (i = 0; i < nv; i++) {
+		struct run *m = nm ? &v[nm - 1] : NULL;
+
+		if (m && m->uninit == v[i].uninit &&
+		    m->lblk + m->len == v[i].lblk &&
+		    m->pblk + m->len == v[i].pblk &&
+		    m->len + v[i].len <= (m->uninit ? EXT_UNINIT_MAX : EXT_INIT_MAX))
+			m->len += v[i].len;
+		else
+			v[nm++] = v[i];
+	}
+	/* As good as it gets: as many extents, and no level to spare. */
+	if (nm == nv && (!depth || (depth == 1 && nm > EXTENT_EH_MAX) ||
+			 (depth > 1 && nm > (size_t)EXTENT_EH_MAX * per_leaf)))
+		goto out;
+	for (i = 0; i < ntb; i++)
+		if (tb[i] < ext2fs_blocks_count(fs->super))
+			release(c, tb[i], 1);
+	memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
+	put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
+	put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+	err = ext2fs_iblk_set(fs, inode, 0);
+	if (!err)
+		err = write_inode(c, ino, c->ibuf);
+	if (!err)
+		err = ext2fs_extent_open2(fs, ino, inode, &h);
+	for (i = 0; !err && i < nm; i++) {
+		ex.e_lblk = v[i].lblk;
+		ex.e_pblk = v[i].pblk;
+		ex.e_len = v[i].len;
+		ex.e_flags = v[i].uninit ? EXT2_EXTENT_FLAGS_UNINIT : 0;
+		err = ext2fs_extent_insert(h, i ? EXT2_EXTENT_INSERT_AFTER : 0,
+					   &ex);
+		if (!err)
+			err = ext2fs_extent_fix_parents(h);
+	}
+	if (!err)
+		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)c->ibuf,
+					     c->isize);
+out:
+	if (h)
+		ext2fs_extent_free(h);
+	free(v);
+	free(tb);
+	return err;
+}
+
+/*
+ * The group and superblock counters from the bitmaps (free clusters on
+ * bigalloc, which libext2fs 1.47's ext2fs_calculate_summary_stats() counts
+ * as blocks).  The group flags
+ * change only as the kernel's replay changes them: on a filesystem with
+ * group descriptor checksums a group whose block bitmap the replay changed
+ * is no longer BLOCK_UNINIT, one with an inode in use no longer
+ * INODE_UNINIT and its unused inode table shrinks to what lies past the
+ * last inode in use; no flag is ever set, and without the checksums none
+ * changes (libext2fs's ext2fs_calculate_summary_stats() would set
+ * BLOCK_UNINIT and INODE_UNINIT on groups it finds empty, which a
+ * filesystem without the checksums must never carry).
+ */
+static errcode_t group_counters(struct fcr *c)
+{
+	ext2_filsys fs = c->fs;
+	int csum = ext2fs_has_group_desc_csum(fs);
+	uint32_t ipg = fs->super->s_inodes_per_group;
+	blk64_t free_clusters = 0;
+	uint64_t free_inodes = 0;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		ext2_ino_t first = (ext2_ino_t)g * ipg + 1, ino, last = 0;
+		uint32_t nfree = 0, cfree = 0;
+		blk64_t b = ext2fs_group_first_block2(fs, g);
+		blk64_t e = ext2fs_group_last_block2(fs, g);
+
+		/* Free clusters (blocks where there are no clusters). */
+		for (; b <= e; b += EXT2FS_CLUSTER_RATIO(fs))
+			if (!ext2fs_test_block_bitmap2(fs->block_map, b))
+				cfree++;
+		ext2fs_bg_free_blocks_count_set(fs, g, cfree);
+		free_clusters += cfree;
+
+		for (ino = first; ino < first + ipg; ino++) {
+			if (!ext2fs_test_inode_bitmap2(fs->inode_map, ino))
+				nfree++;
+			else
+				last = ino - first + 1;
+		}
+		ext2fs_bg_free_inodes_count_set(fs, g, nfree);
+		free_inodes += nfree;
+		if (csum && last) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+			if (ext2fs_bg_itable_unused(fs, g) > ipg - last)
+				ext2fs_bg_itable_unused_set(fs, g, ipg - last);
+		}
+		if (csum && c->before &&
+		    (ext2fs_bg_flags(fs, g) & EXT2_BG_BLOCK_UNINIT)) {
+			blk64_t b = ext2fs_group_first_block2(fs, g);
+			blk64_t e = ext2fs_group_last_block2(fs, g);
+
+			for (; b <= e; b++)
+				if (!ext2fs_test_block_bitmap2(fs->block_map, b) !=
+				    !ext2fs_test_block_bitmap2(c->before, b))
+					break;
+			if (b <= e)
+				ext2fs_bg_flags_clear(fs, g,
+						      EXT2_BG_BLOCK_UNINIT);
+		}
+		ext2fs_group_desc_csum_set(fs, g);
+	}
+	ext2fs_free_blocks_count_set(fs->super, EXT2FS_C2B(fs, free_clusters));
+	fs->super->s_free_inodes_count = (uint32_t)free_inodes;
+	return 0;
+}
+
 /* The bitmaps and counters after the records, as the kernel's
  * ext4_fc_set_bitmaps_and_counters() and then some: i_blocks counted
  * again, directory counts, all group counters from the bitmaps. */
@@ -1105,6 +1546,12 @@ static errcode_t finish(struct fcr *c)
 	dgrp_t g;
 	errcode_t err;
 
+	/* Before the regions are let go: new tree blocks must avoid them. */
+	for (i = 0; i < c->nt; i++) {
+		err = compact_tree(c, c->t[i].ino);
+		if (err)
+			return err;
+	}
 	fs->priv_data = NULL;
 	for (i = 0; i < c->nreg; i++)
 		ext2fs_unmark_block_bitmap_range2(fs->block_map, c->reg[i].pblk,
@@ -1152,11 +1599,9 @@ static errcode_t finish(struct fcr *c)
 				ext2fs_bg_used_dirs_count(fs, g) + (is_dir ? 1 : -1));
 		}
 	}
-	err = ext2fs_calculate_summary_stats(fs, 0);
+	err = group_counters(c);
 	if (err)
 		return err;
-	for (g = 0; g < fs->group_desc_count; g++)
-		ext2fs_group_desc_csum_set(fs, g);
 	ext2fs_mark_bb_dirty(fs);
 	ext2fs_mark_ib_dirty(fs);
 	ext2fs_mark_super_dirty(fs);
@@ -1244,6 +1689,8 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = ext2fs_read_bitmaps(c.fs);
 	if (!err)
+		err = ext2fs_copy_bitmap(c.fs->block_map, &c.before);
+	if (!err)
 		err = for_each_valid(r, note_region, &c, &stopped);
 	if (!err)
 		err = c.err;
@@ -1262,6 +1709,9 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = finish(&c);
 	r->st.fc_replayed = err ? 0 : c.applied;
+	if (c.before)
+		ext2fs_free_block_bitmap(c.before);
+	c.before = NULL;
 	if (c.fs && err) {
 		c.fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&c.fs);
@@ -1274,6 +1724,7 @@ out:
 	free(c.t);
 	free(c.reg);
 	free(c.freed);
+	free(c.held);
 	if (err) {
 		fc_replay_free(r);
 		/* libext2fs's own codes say what went wrong inside. */

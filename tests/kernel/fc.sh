@@ -26,6 +26,17 @@
 #             preallocated blocks, a deeper extent tree, chmod; names
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
+#   nocsum, merge4096, merge1024, evict, reusedir, inline, rmdir, bigalloc,
+#   htree
+#             what libext2fs's own operations once replayed wrong: group
+#             flags on a filesystem without group descriptor checksums,
+#             extents left split and trees left deep, an inode whose last
+#             name went (and whose number a new file or directory took),
+#             truncation's DEL_RANGE of 2^31-1 blocks, inline_data files
+#             growing out of line (the kernel's replay loses their data),
+#             a directory removed (the kernel's replay leaves it in use),
+#             counts in clusters on bigalloc, an htree made in the replay
+#             split where the kernel splits it.
 #   corrupt   the first fast commit's crc broken, a record's length past
 #             the block, unknown HEAD features, fast commits up to the
 #             area's last block: the kernel refuses to mount, jrecover
@@ -44,6 +55,7 @@ done
 FCWORK=$top_builddir/tests/kernel/fcwork
 need_built "$FCWORK"
 if command -v jq > /dev/null 2>&1; then JQ=jq; else JQ=; fi
+FC_MKFS=
 
 MNT=$(mktemp -d "${TMPDIR:-/tmp}/jrecover-fc.XXXXXX") || die "mktemp failed"
 MOUNTED=0
@@ -85,12 +97,14 @@ tree_of() {
 	umnt
 }
 
-# crash IMG WORKLOAD: a new fast_commit image, mounted, WORKLOAD run in
-# $MNT, the filesystem shut down without flushing the log, IMG the copy.
+# crash IMG WORKLOAD: a new fast_commit image (with the mke2fs options in
+# FC_MKFS too), mounted, WORKLOAD run in $MNT, the filesystem shut down
+# without flushing the log, IMG the copy.
 crash() {
 	rm -f "$SCRATCH/fs.img"
-	mkimg "$SCRATCH/fs.img" 64M -O fast_commit ||
-		die "mke2fs -O fast_commit failed"
+	# shellcheck disable=SC2086
+	mkimg "$SCRATCH/fs.img" 64M -O fast_commit $FC_MKFS ||
+		die "mke2fs -O fast_commit $FC_MKFS failed"
 	# Commits come from the workload's fsyncs and syncs alone: the
 	# commit timer (5 s by default) would otherwise end a run of fast
 	# commits with a full one on a slow or busy machine.
@@ -171,6 +185,95 @@ work_many() {
 	done && "$FCWORK" write d/f 10 10 43
 }
 
+# Blocks allocated unwritten (fallocate, in a full commit), then written
+# one at a time in fast commits, every other one first: each ADD_RANGE
+# splits the unwritten extent, and the kernel merges the pieces again as
+# they become written (one extent at the end; libext2fs alone leaves
+# eight, and on 1 KiB blocks a tree block the kernel does not have).  A
+# file of five extents in the last full commit loses four in fast commits
+# (its tree a level deeper than it needs once they are gone).
+work_merge() {
+	mkdir d x1 && fallocate -l $((8 * FC_BS)) d/pre &&
+	for i in 0 2 4 6 8; do
+		"$FCWORK" write d/deep $((i * FC_BS)) "$FC_BS" $((50 + i)) ||
+			return 1
+	done && sync && mv x1 y1 && "$FCWORK" fsync d/pre &&
+	for i in 0 2 4 6 1 3 5 7; do
+		"$FCWORK" write d/pre $((i * FC_BS)) "$FC_BS" $((60 + i)) ||
+			return 1
+	done && truncate -s "$FC_BS" d/deep && "$FCWORK" fsync d/deep &&
+	"$FCWORK" write d/deep "$FC_BS" $((2 * FC_BS)) 70
+}
+
+# The last name of a file removed in a fast commit: the kernel drops the
+# link and releases the inode (its blocks too); the next file created
+# takes the same inode number, and is truncated (DEL_RANGE records from
+# block 1 to the end of the logical space, in two halves of 2^31 - 1).
+# A name moved (a LINK then an UNLINK) keeps its inode.
+work_evict() {
+	mkdir d x1 && "$FCWORK" write d/gone 0 200000 80 &&
+	"$FCWORK" write d/keep 0 100 81 && "$FCWORK" write d/moved 0 5000 82 &&
+	sync && mv x1 y1 && "$FCWORK" fsync d/keep &&
+	"$FCWORK" write d/keep 0 100 85 && "$FCWORK" write d/keep 0 100 86 &&
+	rm d/gone && "$FCWORK" write d/new 0 30000 83 &&
+	truncate -s 100 d/new && "$FCWORK" fsync d/new &&
+	mv d/moved d/there && "$FCWORK" fsync d/there &&
+	"$FCWORK" write d/keep 100 100 84
+}
+
+# The same with a new directory taking the number of a file of five blocks
+# removed just before: its "." and ".." go in a block of its own, and its
+# tree holds that block alone (once the file's five blocks stayed in it:
+# e2fsck: "Directory inode 17, block #1, offset 0: directory corrupted").
+work_reusedir() {
+	mkdir d x1 && "$FCWORK" write d/keep 0 100 81 &&
+	"$FCWORK" write d/gone 0 20000 88 && sync && mv x1 y1 &&
+	"$FCWORK" fsync d/keep && "$FCWORK" write d/keep 0 100 85 &&
+	"$FCWORK" write d/keep 0 100 86 &&
+	rm d/gone && mkdir d/sub && "$FCWORK" write d/sub/f 0 10 87 &&
+	"$FCWORK" write d/keep 100 100 84
+}
+
+# A directory made and removed in fast commits, its number taken by the
+# next one: the kernel's replay drops one link of the removed directory and
+# none of its parent, and leaves it in use with ".." naming the parent (so
+# the new directory, of the same number, ends up nowhere in its tree);
+# jrecover releases it and takes the parent's link off, as rmdir did.
+work_rmdir() {
+	mkdir d x1 && "$FCWORK" write d/keep 0 100 81 && sync && mv x1 y1 &&
+	"$FCWORK" fsync d/keep && "$FCWORK" write d/keep 0 100 85 &&
+	"$FCWORK" write d/keep 0 100 86 &&
+	mkdir d/a && mkdir d/a/b && "$FCWORK" write d/a/f 0 10 93 &&
+	rm d/a/f && rmdir d/a/b && mkdir d/a/c && "$FCWORK" write d/a/c/g 0 10 94
+}
+
+# inline_data: files that outgrow their inode in fast commits.  The kernel
+# logs the new blocks before the INODE record that takes the file out of
+# line; its replay drops them and leaves the file a hole of its size,
+# jrecover maps them once the file is out of line (the tree before the
+# crash).  A new file small enough stays inline.
+work_inline() {
+	mkdir d x1 && printf small > d/a && printf small2 > d/b && sync &&
+	mv x1 y1 && "$FCWORK" fsync d/a &&
+	"$FCWORK" write d/a 5 9000 90 && "$FCWORK" write d/c 0 30 91 &&
+	"$FCWORK" write d/b 6 5000 92
+}
+
+# Many long names in one fast-commit run on 1 KiB blocks: the directory
+# becomes an htree in the replay, and its first two leaves must be split
+# where the kernel splits them (by room, not by count), or later splits
+# differ and the directory ends up a block longer than the kernel's.
+NAME180=$(printf '%0180d' 0)
+work_htree() {
+	mkdir d x1 && "$FCWORK" write d/f 0 10 40 && sync &&
+	mv x1 y1 && "$FCWORK" fsync d/f && "$FCWORK" write d/f 0 10 41 &&
+	"$FCWORK" write d/f 0 20 42 &&
+	i=0 && while [ $i -lt 100 ]; do
+		: > "d/m$i-$NAME180" || return 1
+		i=$((i + 1))
+	done && "$FCWORK" write d/f 10 10 43
+}
+
 # fc_block IMG N: the filesystem block holding journal block N.
 fc_block() {
 	debugfs -R "bmap <8> $2" "$1" 2> /dev/null
@@ -204,6 +307,17 @@ refused() {
 	[ "$(sha256_of "$1")" = "$_before" ] || fail "jrecover changed $1"
 }
 
+# fsck_findings FILE: what e2fsck -fn's output in FILE reports, one sorted
+# line each (not its passes, its banner, its summary or "Fix? no", nor the
+# superblock's free totals, which the kernel's mount writes and a replay of
+# full commits alone leaves, as e2fsck -E journal_only does).
+fsck_findings() {
+	grep -v -e '^Pass [1-5]' -e '^e2fsck [0-9]' -e ': [0-9]*/[0-9]* files' \
+		-e '^Fix? no$' -e '^$' -e '^\[exit ' \
+		-e '^Free blocks count wrong (' -e '^Free inodes count wrong (' "$1" |
+		sed 's/^    //' | LC_ALL=C sort -u
+}
+
 # oracle NAME: NAME.img replayed by the kernel (a mount) and by jrecover
 # (then `e2fsck -fn` must be clean): the two trees must be the same.
 oracle() {
@@ -218,6 +332,16 @@ oracle() {
 		fail "$1: jrecover did not say it replayed $2 fast commits"
 	run e2fsck -fn "$SCRATCH/$1.jr"
 	[ "$RUN_RC" -eq 0 ] || fail "$1: e2fsck -fn after jrecover exited $RUN_RC"
+	# Nothing e2fsck -fn reports after jrecover that it does not report
+	# after the kernel (e2fsck -n exits 0 on some findings).
+	fsck_findings "$SCRATCH/.run.out" > "$SCRATCH/$1.fsck.jr"
+	run e2fsck -fn "$SCRATCH/$1.kernel"
+	fsck_findings "$SCRATCH/.run.out" > "$SCRATCH/$1.fsck.kernel"
+	if LC_ALL=C comm -13 "$SCRATCH/$1.fsck.kernel" "$SCRATCH/$1.fsck.jr" |
+	   grep . > "$SCRATCH/$1.fsck.extra"; then
+		cat "$SCRATCH/$1.fsck.extra"
+		fail "$1: e2fsck -fn reports after jrecover what it does not after the kernel"
+	fi
 	tree_of "$SCRATCH/$1.jr" ro "$SCRATCH/$1.tree.jr" ||
 		{ fail "$1: the image jrecover replayed does not mount"; return; }
 	if cmp -s "$SCRATCH/$1.tree.kernel" "$SCRATCH/$1.tree.jr"; then
@@ -375,6 +499,45 @@ for try in 1 2 3; do
 	say "many: the kernel made no fast commit of the names (try $try)"
 done
 oracle many
+
+# ---- what libext2fs alone would get wrong ---------------------------------
+# Each of these once gave a result the kernel's replay does not: e2fsck -fn
+# (in oracle) found it, or jrecover refused the journal.
+# fast commits on a filesystem without group descriptor checksums: no
+# BLOCK_UNINIT or INODE_UNINIT may appear (e2fsck: "Group descriptor 0
+# marked uninitialized without feature set").
+FC_MKFS="-O ^metadata_csum,^uninit_bg"
+crash "$SCRATCH/nocsum.img" work_live
+FC_MKFS=
+oracle nocsum
+for FC_BS in 4096 1024; do
+	FC_MKFS="-b $FC_BS"
+	crash "$SCRATCH/merge$FC_BS.img" work_merge
+	FC_MKFS=
+	oracle "merge$FC_BS"
+	run debugfs -R "ex d/pre" "$SCRATCH/merge$FC_BS.jr"
+	n=$(grep -c '^ *[0-9]*/ *[0-9]* ' "$SCRATCH/.run.out")
+	[ "$n" -le 1 ] || fail "merge$FC_BS: d/pre has $n extents, not one"
+done
+crash "$SCRATCH/evict.img" work_evict
+oracle evict
+crash "$SCRATCH/reusedir.img" work_reusedir
+oracle reusedir
+FC_MKFS="-O inline_data"
+crash "$SCRATCH/inline.img" work_inline
+FC_MKFS=
+oracle inline
+crash "$SCRATCH/rmdir.img" work_rmdir
+oracle rmdir
+FC_MKFS="-b 1024 -J size=8,fast_commit_size=1024"
+crash "$SCRATCH/htree.img" work_htree
+FC_MKFS=
+oracle htree
+# bigalloc: i_blocks and the groups' free counts are in clusters.
+FC_MKFS="-O bigalloc -C 65536"
+crash "$SCRATCH/bigalloc.img" work_live
+FC_MKFS=
+oracle bigalloc
 
 # ---- corrupt areas --------------------------------------------------------
 jrecover -i "$SCRATCH/live.img"
