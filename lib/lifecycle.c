@@ -254,9 +254,17 @@ static errcode_t check_features(struct recover_struct *r)
 	struct ext2_super_block *es = r->fs->super;
 	errcode_t err;
 
+	/*
+	 * The header counts mmp in EXT2_LIB_FEATURE_INCOMPAT_SUPP only under
+	 * CONFIG_MMP, e2fsprogs's own build setting, which a program
+	 * including it does not have.  A libext2fs built without it refuses
+	 * mmp at open, and its ext2fs_mmp_*() calls that mmp.c makes fail:
+	 * such a filesystem is still refused.
+	 */
 	err = features_judge(&r->feat, es->s_feature_incompat,
 			     es->s_feature_ro_compat,
-			     EXT2_LIB_FEATURE_INCOMPAT_SUPP,
+			     EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+			     EXT4_FEATURE_INCOMPAT_MMP,
 			     EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
 			     !(r->opts.flags & RECOVER_FL_DRY_RUN));
 	recover_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
