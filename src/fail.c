@@ -175,8 +175,9 @@ static const char *feature_advice(const struct cli *c, errcode_t err)
 			 "that knows them", fs_feature_names(0, f->ro_compat));
 	else if (err == RECOVER_ET_FC_UNKNOWN_FEATURE && f->tolerated)
 		snprintf(buf, sizeof(buf), "unsupported feature(s): %s; nothing "
-			 "was written: mount the filesystem to let the kernel "
-			 "replay it, or use an e2fsck that knows them",
+			 "was written: let the kernel that uses it (ldiskfs, for "
+			 "Lustre) replay it at mount, or use an e2fsck that "
+			 "knows them",
 			 fs_feature_names(f->tolerated, 0));
 	else
 		return NULL;
