@@ -257,6 +257,7 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			printf(",");
 			json_where("error_at", &st->error_at);
 		}
+		json_unknown_features(c);
 		json_mmp(c);
 		printf("}\n");
 	}

@@ -91,6 +91,7 @@ void json_strn(const char *str, size_t len);
 void json_str(const char *s);
 void json_where(const char *key, const struct recover_where *w);
 void json_mmp(const struct cli *c);
+void json_unknown_features(const struct cli *c);
 void json_fs(const struct cli *c);
 void json_super(const struct recover_super *sb);
 void json_info(const struct cli *c, const struct recover_super *sb,
