@@ -22,7 +22,7 @@
 enum progress_style {
 	PROGRESS_NONE,
 	PROGRESS_REDRAW,	/* stderr is a terminal: one line, redrawn */
-	PROGRESS_LINES,		/* -p elsewhere: plain lines, now and then */
+	PROGRESS_LINES,		/* --progress elsewhere: plain lines, now and then */
 };
 
 enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
