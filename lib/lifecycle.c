@@ -248,8 +248,10 @@ static errcode_t fix_jdev_csum(struct recover_struct *r)
  * The feature bits libext2fs does not know, judged and told to the caller
  * (recover_options.features), on every filesystem: one opened here past
  * libext2fs's own check (EXT2_FLAG_FORCE), or one a caller opened so.
+ * When the library in use opened it without that (lib_ok), it knows every
+ * incompat bit there, whatever the header this was built with says.
  */
-static errcode_t check_features(struct recover_struct *r)
+static errcode_t check_features(struct recover_struct *r, int lib_ok)
 {
 	struct ext2_super_block *es = r->fs->super;
 	errcode_t err;
@@ -263,7 +265,7 @@ static errcode_t check_features(struct recover_struct *r)
 	 */
 	err = features_judge(&r->feat, es->s_feature_incompat,
 			     es->s_feature_ro_compat,
-			     EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+			     lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
 			     EXT4_FEATURE_INCOMPAT_MMP,
 			     EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
 			     !(r->opts.flags & RECOVER_FL_DRY_RUN));
@@ -291,7 +293,7 @@ static errcode_t open_forced(struct recover_struct *r, const char *device,
 	if (ext2fs_has_feature_journal_dev(r->fs->super))
 		err = RECOVER_ET_IS_JOURNAL_DEV;
 	else
-		err = check_features(r);
+		err = check_features(r, 0);
 	if (err) {
 		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&r->fs);
@@ -335,7 +337,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (err == EXT2_ET_UNSUPP_FEATURE || err == EXT2_ET_RO_UNSUPP_FEATURE)
 		err = open_forced(r, device, flags);
 	else if (!err)
-		err = check_features(r);
+		err = check_features(r, 1);
 	if (err == EBUSY)
 		err = RECOVER_ET_BUSY;
 	if (err)
@@ -366,7 +368,7 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 			return err;
 	} else if (fs) {
 		adopt_fs(r, fs);
-		err = check_features(r);
+		err = check_features(r, 0);
 		if (err)
 			return err;
 	} else {
