@@ -15,6 +15,7 @@
 #  - --progress --json: the progress on stderr, stdout still one JSON object;
 #  - no --progress, standard error a pipe (and a file): nothing on stderr;
 #  - -q (also with --progress): nothing at all, on either stream;
+#  - fsck's -y, -p and -a: a replay as without them (no progress on a pipe);
 #  - on a terminal (script(1) gives one, when it is there) progress is the
 #    default, and it is one line redrawn in place (\r, ESC[K), never wider
 #    than the terminal (a 16-column one here);
@@ -137,6 +138,13 @@ jq -e '.exit == 1' json.out > /dev/null 2>&1 ||
 piped plain
 [ -s plain.err ] && fail "plain: without --progress, something was printed on a pipe"
 grep -q "replayed" plain.out || fail "plain: no report on stdout"
+
+# fsck's -y, -p and -a mean the replay itself, not progress: as without them.
+for o in y p a; do
+	piped "fsck$o" "-$o"
+	[ -s "fsck$o.err" ] && fail "fsck$o: -$o printed something on a pipe (progress?)"
+	grep -q "replayed" "fsck$o.out" || fail "fsck$o: -$o did not replay"
+done
 
 NCASES=$((NCASES + 1))
 copy_img "$img" file.img
