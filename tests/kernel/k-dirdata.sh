@@ -10,13 +10,16 @@
 # image's primary superblock (tests/oracle/sbfeature) before the replay,
 # as a Lustre MDT's superblock carries it.
 #
-#   mdt-mixed   klib.sh's wl_mixed: e2fsck replays the crash image (bit
-#               clear), jrecover a copy with the bit.  Where the log holds
-#               no copy of the superblock, the results differ in that bit
-#               alone; where it holds one (written by a kernel that did not
-#               have the bit), the replay writes that copy, as any replay
-#               does, and the two results are the same.  Which one it was
-#               is reported.
+#   mdt-mixed   klib.sh's wl_mixed, and
+#   mdt-create  creates and writes only (no orphan list to log): e2fsck
+#               replays the crash image (bit clear), jrecover a copy with
+#               the bit.  Where the log holds no copy of the superblock,
+#               the results differ in that bit alone; where it holds one
+#               (written by a kernel that did not have the bit: wl_mixed's
+#               unlinks and truncates log it), the replay writes that copy,
+#               as any replay does, and the two results are the same.
+#               Which one it was is reported; the bit lost without a logged
+#               superblock is a failure.
 #   mdt-fc      wl_fc_mixed on the same shape with fast_commit: with fast
 #               commits to replay, jrecover refuses (exit 8, dirdata named,
 #               nothing written), -n too; -i reads it.
@@ -56,33 +59,61 @@ else
 	KNOWN=0
 fi
 
-# --- mdt-mixed -----------------------------------------------------------------
-kernel_crash_image mixed mdt-mixed.img "$MDT"
-case_begin mdt-mixed "the kernel's journal, dirdata set before the replay"
-show_journal mdt-mixed.img
-copy_img mdt-mixed.img mdt-mixed.e2fsck.img
-copy_img mdt-mixed.img mdt-mixed.jrecover.img
-"$SBFEATURE" mdt-mixed.jrecover.img incompat +$DIRDATA || die "sbfeature failed"
-[ "$KNOWN" = 1 ] && "$SBFEATURE" mdt-mixed.e2fsck.img incompat +$DIRDATA
-run e2fsck -y -E journal_only mdt-mixed.e2fsck.img
-[ "$RUN_RC" -eq 0 ] || fail "mdt-mixed: e2fsck exited $RUN_RC, not 0"
-jrecover mdt-mixed.jrecover.img
-[ "$RUN_RC" -eq 1 ] || fail "mdt-mixed: jrecover exited $RUN_RC, not 1"
-ie=$(incompat_of mdt-mixed.e2fsck.img)
-ij=$(incompat_of mdt-mixed.jrecover.img)
-say "    s_feature_incompat: e2fsck's $ie, jrecover's $ij"
-if [ "$KNOWN" = 0 ] && [ $((ij & DIRDATA)) -ne 0 ]; then
-	[ $((ie | DIRDATA)) -eq $((ij)) ] ||
-		fail "mdt-mixed: jrecover's s_feature_incompat $ij is not e2fsck's $ie plus dirdata"
-	"$SBFEATURE" mdt-mixed.jrecover.img incompat -$DIRDATA || die "sbfeature failed"
-	say "(report) mdt-mixed: the log held no superblock without the bit: it survived"
-elif [ "$KNOWN" = 0 ]; then
-	say "(report) mdt-mixed: the log held the kernel's superblock (no dirdata): replayed as it was"
-fi
-imgcmp_case "mdt-mixed: jrecover's image (dirdata cleared) differs from e2fsck's" \
-	mdt-mixed.e2fsck.img mdt-mixed.jrecover.img -s -J "$(jsb_offset mdt-mixed.img)"
-kernel_counted
-case_end
+# logs_sb IMG: true if the log holds a copy of block 0 (the superblock).
+logs_sb() {
+	debugfs -c -R "logdump -a" "$1" 2> /dev/null |
+		grep -q "^  FS block 0 logged at"
+}
+
+# wl_mdtcreate MNT: directories and files written, nothing unlinked or
+# truncated (no orphan list: the kernel has no reason to log its
+# superblock).
+wl_mdtcreate() {
+	_kw=$1
+	mkdir -p "$_kw/d1/d2" "$_kw/d3" &&
+	"$KWORK" fsync "$_kw" "$_kw/d1" &&
+	"$KWORK" write "$_kw/d1/a" 0 40000 1 &&
+	"$KWORK" write "$_kw/d1/d2/b" 0 300000 2 &&
+	"$KWORK" write "$_kw/d3/c" 0 100000 3 &&
+	"$KWORK" fsync "$_kw/d3"
+}
+
+# kcase CASE WORKLOAD: the crash image, dirdata set on jrecover's copy.
+kcase() {
+	_c=$1
+	kernel_crash_image "$2" "$_c.img" "$MDT"
+	case_begin "$_c" "the kernel's journal ($2), dirdata set before the replay"
+	show_journal "$_c.img"
+	copy_img "$_c.img" "$_c.e2fsck.img"
+	copy_img "$_c.img" "$_c.jrecover.img"
+	"$SBFEATURE" "$_c.jrecover.img" incompat +$DIRDATA || die "sbfeature failed"
+	[ "$KNOWN" = 1 ] && "$SBFEATURE" "$_c.e2fsck.img" incompat +$DIRDATA
+	run e2fsck -y -E journal_only "$_c.e2fsck.img"
+	[ "$RUN_RC" -eq 0 ] || fail "$_c: e2fsck exited $RUN_RC, not 0"
+	jrecover "$_c.jrecover.img"
+	[ "$RUN_RC" -eq 1 ] || fail "$_c: jrecover exited $RUN_RC, not 1"
+	_ie=$(incompat_of "$_c.e2fsck.img")
+	_ij=$(incompat_of "$_c.jrecover.img")
+	say "    s_feature_incompat: e2fsck's $_ie, jrecover's $_ij"
+	if [ "$KNOWN" = 0 ] && [ $((_ij & DIRDATA)) -ne 0 ]; then
+		[ $((_ie | DIRDATA)) -eq $((_ij)) ] ||
+			fail "$_c: jrecover's s_feature_incompat $_ij is not e2fsck's $_ie plus dirdata"
+		"$SBFEATURE" "$_c.jrecover.img" incompat -$DIRDATA || die "sbfeature failed"
+		say "(report) $_c: the results differ in the dirdata bit alone"
+	elif [ "$KNOWN" = 0 ]; then
+		# Lost: only a logged copy of the superblock may have done that.
+		logs_sb "$_c.img" ||
+			fail "$_c: jrecover lost the dirdata bit, and the log holds no superblock"
+		say "(report) $_c: the log held the kernel's superblock (no dirdata): replayed as it was"
+	fi
+	imgcmp_case "$_c: jrecover's image (dirdata cleared) differs from e2fsck's" \
+		"$_c.e2fsck.img" "$_c.jrecover.img" -s -J "$(jsb_offset "$_c.img")"
+	kernel_counted
+	case_end
+}
+
+kcase mdt-mixed mixed
+kcase mdt-create mdtcreate
 
 # --- mdt-fc: fast commits are not replayed on it --------------------------------
 if [ "$KNOWN" = 0 ]; then
