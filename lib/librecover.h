@@ -69,6 +69,14 @@ typedef struct recover_struct *recover_t;
  * journal is read only through the io channel, as each pass asks.
  */
 #define RECOVER_FL_NO_READAHEAD	0x0010
+/*
+ * With RECOVER_FL_DRY_RUN: open a mounted filesystem instead of refusing
+ * it (RECOVER_ET_MOUNTED), as debugfs does to print its log.  The journal
+ * is live: what recover_scan() and recover_walk() read is a snapshot the
+ * kernel may be changing, and recover_stats.mounted says so.
+ * recover_replay() still refuses (RECOVER_ET_MOUNTED), dry run or not.
+ */
+#define RECOVER_FL_MOUNTED_OK	0x0020
 
 /*
  * LIBRECOVER_DEBUG, read from the environment by recover_open() and
@@ -137,6 +145,31 @@ struct recover_mmp {
 	int		released;	/* EXT4_MMP_SEQ_CLEAN was written back */
 };
 
+/*
+ * The filesystem's feature bits that the libext2fs librecover was built
+ * with does not know (outside EXT2_LIB_FEATURE_INCOMPAT_SUPP and
+ * EXT2_LIB_FEATURE_RO_COMPAT_SUPP), as recover_open() found them (see
+ * recover_options.features).  A replay of full commits writes logged
+ * blocks where their tags say and reads no directory, so it accepts the
+ * unknown incompat features that change neither where the journal is,
+ * how blocks are numbered nor how groups are laid out: dirdata, large_dir
+ * and ea_inode (tolerated).  Any other unknown incompat bit is refused
+ * (EXT2_ET_UNSUPP_FEATURE), as is any unknown ro_compat bit unless
+ * RECOVER_FL_DRY_RUN (EXT2_ET_RO_UNSUPP_FEATURE); fast commits, which edit
+ * directories and inodes, are not replayed on a filesystem with a
+ * tolerated feature (RECOVER_ET_FC_UNKNOWN_FEATURE).  With a libext2fs
+ * that knows a feature, it is not in these words and nothing about it is
+ * special.  recover_feature_name() with RECOVER_FEATURE_FS_INCOMPAT or
+ * RECOVER_FEATURE_FS_RO_COMPAT names the bits.
+ */
+struct recover_fs_features {
+	size_t		size;		/* sizeof(struct recover_fs_features) */
+	unsigned int	incompat;	/* unknown s_feature_incompat bits */
+	unsigned int	ro_compat;	/* unknown s_feature_ro_compat bits */
+	unsigned int	tolerated;	/* the bits of incompat a replay of
+					 * full commits accepts */
+};
+
 struct recover_options {
 	size_t		size;		/* sizeof(struct recover_options) */
 	unsigned int	flags;
@@ -182,6 +215,13 @@ struct recover_options {
 	 * spelt out: in C++ the field above hides that name in the struct.
 	 */
 	struct struct_io_manager *save_io_manager;
+	/*
+	 * Optional: where to tell the caller about the filesystem's feature
+	 * bits libext2fs does not know (struct recover_fs_features).  Filled
+	 * by recover_open() and recover_open_fs() whether they succeed or
+	 * refuse on that account.  NULL: not wanted.
+	 */
+	struct recover_fs_features *features;
 };
 
 /* Where the journal came from. */
@@ -219,6 +259,10 @@ enum recover_feature_type {
 	RECOVER_FEATURE_COMPAT = 0,
 	RECOVER_FEATURE_INCOMPAT = 1,
 	RECOVER_FEATURE_RO_COMPAT = 2,
+	/* The ext4 superblock's s_feature_incompat and s_feature_ro_compat
+	 * (the bits of struct recover_fs_features), named as libe2p does. */
+	RECOVER_FEATURE_FS_INCOMPAT = 4,
+	RECOVER_FEATURE_FS_RO_COMPAT = 5,
 };
 
 /*
@@ -395,6 +439,11 @@ struct recover_stats {
 	 * write_blocks.
 	 */
 	unsigned long long desc_copies;
+	/*
+	 * Nonzero: opened with RECOVER_FL_MOUNTED_OK on a mounted filesystem;
+	 * what was read of its live journal is a snapshot.
+	 */
+	int		mounted;
 };
 
 /*
@@ -652,10 +701,11 @@ const char *recover_version(void);
 const char *recover_error_name(errcode_t code);
 
 /*
- * recover_feature_name - the name of one journal feature bit: mask is the
- * bit (exactly one), type the word it is in.  The names are the ones
- * dumpe2fs prints ("journal_checksum_v3" for RECOVER_FEATURE_INCOMPAT,
- * 0x10), and "journal_fast_commit" for the fast-commit bit, which
+ * recover_feature_name - the name of one feature bit: mask is the bit
+ * (exactly one), type the word it is in.  The names are the ones dumpe2fs
+ * prints ("journal_checksum_v3" for RECOVER_FEATURE_INCOMPAT, 0x10;
+ * "dirdata" for RECOVER_FEATURE_FS_INCOMPAT, 0x1000), and
+ * "journal_fast_commit" for the journal's fast-commit bit, which
  * e2fsprogs 1.47 does not name.  To name every bit a word has set, call it
  * for each of its 32 bits and skip the NULLs.
  * Returns: the name (static storage), or NULL for a bit the library does

@@ -313,6 +313,7 @@ struct recover_struct {
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
 	unsigned int	mmp_interval;	/* seconds between updates */
 	void		*fc_overlay;	/* fc_replay()'s writes, until written */
+	struct recover_fs_features feat; /* what libext2fs does not know */
 };
 
 /* A library struct out into a caller's that says its size (librecover.c). */
@@ -324,6 +325,19 @@ recover_journal_about(const struct recover_struct *r)
 {
 	return r->journal_path ? RECOVER_ABOUT_JOURNAL : RECOVER_ABOUT_FS;
 }
+
+/* ---- feature bits (features.c) ------------------------------------------- */
+
+/*
+ * The filesystem's incompat and ro_compat bits outside what the library
+ * in use supports (supp_*), into f, and whether the open may go on:
+ * EXT2_ET_UNSUPP_FEATURE for an unknown incompat bit a replay of full
+ * commits cannot ignore, EXT2_ET_RO_UNSUPP_FEATURE for an unknown ro_compat
+ * bit when rw, else 0 (f->tolerated then lists what is ignored).
+ */
+errcode_t features_judge(struct recover_fs_features *f, uint32_t incompat,
+			 uint32_t ro_compat, uint32_t supp_incompat,
+			 uint32_t supp_ro_compat, int rw);
 
 /* ---- the life of a handle (lifecycle.c) ---------------------------------- */
 

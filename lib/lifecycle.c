@@ -246,18 +246,82 @@ static errcode_t fix_jdev_csum(struct recover_struct *r)
 }
 
 /*
- * The filesystem on device, opened by the library: refused when mounted or
- * held exclusively; its MMP block is checked, and taken when read-write.
+ * The feature bits libext2fs does not know, judged and told to the caller
+ * (recover_options.features), on every filesystem: one opened here past
+ * libext2fs's own check (EXT2_FLAG_FORCE), or one a caller opened so.
+ * When the library in use opened it without that (lib_ok), it knows every
+ * incompat bit there, whatever the header this was built with says.
+ */
+static errcode_t check_features(struct recover_struct *r, int lib_ok)
+{
+	struct ext2_super_block *es = r->fs->super;
+	errcode_t err;
+
+	/*
+	 * The header counts mmp in EXT2_LIB_FEATURE_INCOMPAT_SUPP only under
+	 * CONFIG_MMP, e2fsprogs's own build setting, which a program
+	 * including it does not have.  A libext2fs built without it refuses
+	 * mmp at open, and its ext2fs_mmp_*() calls that mmp.c makes fail:
+	 * such a filesystem is still refused.
+	 */
+	err = features_judge(&r->feat, es->s_feature_incompat,
+			     es->s_feature_ro_compat,
+			     lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+			     EXT4_FEATURE_INCOMPAT_MMP,
+			     EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
+			     !(r->opts.flags & RECOVER_FL_DRY_RUN));
+	recover_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
+	return err;
+}
+
+/*
+ * ext2fs_open() refused a feature it does not know: open again without
+ * its check, then judge the features here.  EXT2_FLAG_FORCE skips nothing
+ * else at open, and the superblock is never written from libext2fs's copy
+ * (update_fs_super() edits the block as read, so the unknown bits stay as
+ * they are on disk).  A journal device named as the filesystem is also
+ * refused by that check: say what it is.
+ */
+static errcode_t open_forced(struct recover_struct *r, const char *device,
+			     int flags)
+{
+	errcode_t err;
+
+	err = ext2fs_open2(device, NULL, flags | EXT2_FLAG_FORCE, 0, 0,
+			   r->opts.io_manager, &r->fs);
+	if (err)
+		return err;
+	if (ext2fs_has_feature_journal_dev(r->fs->super))
+		err = RECOVER_ET_IS_JOURNAL_DEV;
+	else
+		err = check_features(r, 0);
+	if (err) {
+		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
+		ext2fs_close_free(&r->fs);
+	}
+	return err;
+}
+
+/*
+ * The filesystem on device, opened by the library: refused when mounted
+ * (unless only read, with RECOVER_FL_MOUNTED_OK) or held exclusively; its
+ * MMP block is checked, and taken when read-write.
  */
 static errcode_t open_device(struct recover_struct *r, const char *device)
 {
 	int mount_flags = 0;
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	int dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
 	errcode_t err;
 
 	err = ext2fs_check_if_mounted(device, &mount_flags);
-	if (!err && (mount_flags & EXT2_MF_MOUNTED))
-		err = RECOVER_ET_MOUNTED;
+	if (!err && (mount_flags & EXT2_MF_MOUNTED)) {
+		/* The kernel holds a mounted device exclusively, too. */
+		if (dry && (r->opts.flags & RECOVER_FL_MOUNTED_OK))
+			r->st.mounted = 1;
+		else
+			err = RECOVER_ET_MOUNTED;
+	}
 	/* Another program (a running fsck, a mount in another namespace)
 	 * holds the block device with O_EXCL: even a dry run would read
 	 * blocks it may be rewriting. */
@@ -265,12 +329,16 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 		err = RECOVER_ET_BUSY;
 	if (err)
 		return err;
-	if (!(r->opts.flags & RECOVER_FL_DRY_RUN))
+	if (!dry)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
 	/* MMP is taken by mmp_begin(), once the block has been looked at. */
 	flags |= EXT2_FLAG_SKIP_MMP;
 	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
 			   &r->fs);
+	if (err == EXT2_ET_UNSUPP_FEATURE || err == EXT2_ET_RO_UNSUPP_FEATURE)
+		err = open_forced(r, device, flags);
+	else if (!err)
+		err = check_features(r, 1);
 	if (err == EBUSY)
 		err = RECOVER_ET_BUSY;
 	if (err)
@@ -301,6 +369,9 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 			return err;
 	} else if (fs) {
 		adopt_fs(r, fs);
+		err = check_features(r, 0);
+		if (err)
+			return err;
 	} else {
 		mmp_publish(r);
 	}
@@ -645,6 +716,8 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
+	if (r->st.mounted)
+		return RECOVER_ET_MOUNTED;
 	*what = recover_journal_about(r);
 	err = recover_scan(r);
 	if (err)
@@ -671,6 +744,10 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	 * must not follow: refused before anything is written. */
 	if (r->st.fc_state == RECOVER_FC_CORRUPT)
 		return RECOVER_ET_FC_CORRUPT;
+	/* Fast commits edit directories and inodes through libext2fs, which
+	 * does not know what the tolerated features do to them. */
+	if (r->st.fc_state == RECOVER_FC_LIVE && r->feat.tolerated)
+		return RECOVER_ET_FC_UNKNOWN_FEATURE;
 	err = fc_replay_check(r);
 	if (err)
 		return err;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,16 +72,30 @@ static void mmp_explain(const struct cli *c, errcode_t err)
  * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
  */
 static const char *advice(errcode_t err, const struct recover_stats *st,
-			  enum recover_about what)
+			  enum recover_about what, int opening)
 {
 	int in_log = st && st->error == err;
 
 	if (err == RECOVER_ET_MOUNTED)
-		return "unmount it first";
+		return "unmount it first (-i and -l read a mounted filesystem)";
+	if (err == RECOVER_ET_IS_JOURNAL_DEV)
+		return "this is a journal device; give the filesystem and -j PATH";
+	/* What the path given as the filesystem holds is not one. */
+	if (opening && what == RECOVER_ABOUT_FS && err == EXT2_ET_BAD_MAGIC)
+		return "no ext2/3/4 filesystem and no saved journal there; check "
+		       "the path (blkid PATH says what it holds)";
+	if (opening && what == RECOVER_ABOUT_FS && err == EXT2_ET_SHORT_READ)
+		return "it is empty or too short to hold a filesystem; check the "
+		       "path";
+	if (opening && (err == EROFS || err == EACCES || err == EPERM ||
+			err == EXT2_ET_RO_FILSYS))
+		return "it cannot be written: -n, -i, -l and -s only read; to "
+		       "replay, make it writable (blockdev --setrw DEVICE) or "
+		       "replay a copy";
 	if (err == RECOVER_ET_BUSY)
 		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
-		return "name the journal device with -j";
+		return "give the journal device (or a saved journal) with -j PATH";
 	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD ||
 	    err == RECOVER_ET_FC_REPLAY)
 		return "nothing was written; see jrecover -i and -l";
@@ -139,6 +154,36 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 	return NULL;
 }
 
+/*
+ * A feature refusal names the features, as e2fsck does ("unsupported
+ * feature(s): dirdata"), and says what to do next.
+ */
+static const char *feature_advice(const struct cli *c, errcode_t err)
+{
+	static char buf[1024];
+	const struct recover_fs_features *f = &c->feat;
+
+	if (err == EXT2_ET_UNSUPP_FEATURE && f->incompat & ~f->tolerated)
+		snprintf(buf, sizeof(buf), "unsupported feature(s): %s; nothing "
+			 "was written: replay it with an e2fsprogs (or a jrecover "
+			 "built with a libext2fs) that knows them",
+			 fs_feature_names(f->incompat & ~f->tolerated, 0));
+	else if (err == EXT2_ET_RO_UNSUPP_FEATURE && f->ro_compat)
+		snprintf(buf, sizeof(buf), "unsupported feature(s): %s; nothing "
+			 "was written: -n, -i, -l and -s can read it; replay it "
+			 "with an e2fsprogs (or a jrecover built with a libext2fs) "
+			 "that knows them", fs_feature_names(0, f->ro_compat));
+	else if (err == RECOVER_ET_FC_UNKNOWN_FEATURE && f->tolerated)
+		snprintf(buf, sizeof(buf), "unsupported feature(s): %s; nothing "
+			 "was written: let the kernel that uses it (ldiskfs, for "
+			 "Lustre) replay it at mount, or use an e2fsck that "
+			 "knows them",
+			 fs_feature_names(f->tolerated, 0));
+	else
+		return NULL;
+	return buf;
+}
+
 /* The path an error is about, as the library says. */
 static const char *error_path(const struct cli *c)
 {
@@ -157,10 +202,12 @@ static const char *error_path(const struct cli *c)
 int fail(struct cli *c, errcode_t err, const char *what,
 	 const struct recover_stats *st)
 {
-	const char *a = advice(err, st, c->error_about);
+	const char *a = advice(err, st, c->error_about, !strcmp(what, "opening"));
 	const char *path = error_path(c);
 	const char *name;
 
+	if (feature_advice(c, err))
+		a = feature_advice(c, err);
 	/* Only the open refuses; later, the MMP block went bad under us. */
 	if (is_mmp_error(err) && strcmp(what, "opening"))
 		a = NULL;
@@ -210,6 +257,7 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			printf(",");
 			json_where("error_at", &st->error_at);
 		}
+		json_unknown_features(c);
 		json_mmp(c);
 		printf("}\n");
 	}

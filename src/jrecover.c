@@ -28,6 +28,7 @@
 
 /* Options without a short form. */
 #define OPT_JSON		256
+#define OPT_PROGRESS		257
 
 const char *prog = "jrecover";
 volatile sig_atomic_t interrupted;
@@ -59,10 +60,14 @@ static void usage(FILE *f)
 "                       filesystem not marked as needing recovery\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
-"  -p, --progress       show progress on stderr even when it is not a terminal\n"
-"                       (there as plain lines, every 10 s and per pass)\n"
+"  -y                   replay, as without it (fsck's \"yes\": jrecover never asks)\n"
+"  -p                   replay, as without it (fsck's preen)\n"
+"  -a                   replay, as without it (the same as -p)\n"
+"      --progress       show progress on stderr even when it is not a terminal\n"
+"                       (there as plain lines, every 10 s and per pass; on a\n"
+"                       terminal it is shown unless -q)\n"
 "  -C FD                write e2fsck-style progress lines (pass done total\n"
-"                       device) to file descriptor FD; -C 0 is -p\n"
+"                       device) to file descriptor FD; -C 0 is --progress\n"
 "      --json           print the report of -i, -l, -s or the replay as JSON\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -170,6 +175,7 @@ static int run(struct cli *c)
 	recover_get_super(r, &sb);
 	recover_get_stats(r, &st);
 	note_garbage(c, &st, recover_needs_recovery(r));
+	note_features(c, &st);
 	if (c->opts.flags & RECOVER_FL_DRY_RUN)
 		mmp_warn(c);
 
@@ -287,7 +293,7 @@ int main(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "progress", no_argument, NULL, 'p' },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -296,6 +302,7 @@ int main(int argc, char **argv)
 	struct cli c;
 	const char *progress_fd = NULL;
 	int modes = 0;
+	int fsck_opt = 0;	/* -y, -p or -a: the last one given */
 	int ch, status;
 
 	memset(&c, 0, sizeof(c));
@@ -310,7 +317,7 @@ int main(int argc, char **argv)
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
-	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvpC:Vh", longopts,
+	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvypaC:Vh", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -344,7 +351,12 @@ int main(int argc, char **argv)
 		case 'v':
 			c.verbose = 1;
 			break;
+		case 'y':
 		case 'p':
+		case 'a':
+			fsck_opt = ch;
+			break;
+		case OPT_PROGRESS:
 			c.progress_asked = 1;
 			break;
 		case 'C':
@@ -404,6 +416,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: -i, -l and -s exclude each other\n", prog);
 		return EXIT_USAGE;
 	}
+	/* What fsck passes its checkers: here they mean the replay itself. */
+	if (fsck_opt && (c.mode != MODE_REPLAY ||
+			 (c.opts.flags & RECOVER_FL_DRY_RUN))) {
+		fprintf(stderr, "%s: -%c means replay: it excludes -n, -i, -l "
+			"and -s\n", prog, fsck_opt);
+		return EXIT_USAGE;
+	}
 	if (!c.dump_alone)
 		c.device = argv[optind];
 	if (c.save_path && strcmp(c.save_path, "-") &&
@@ -432,7 +451,13 @@ int main(int argc, char **argv)
 	 * report what the MMP block says (-n refuses what e2fsck -n does). */
 	if (c.mode != MODE_REPLAY)
 		c.opts.flags |= RECOVER_FL_DRY_RUN | RECOVER_FL_MMP_REPORT;
+	/* -i and -l only read, as debugfs's logdump: a mounted filesystem
+	 * is read (with a warning); a replay and -s are refused there. */
+	if (c.mode == MODE_INFO || c.mode == MODE_LIST)
+		c.opts.flags |= RECOVER_FL_MOUNTED_OK;
 	c.opts.mmp = &c.mmp;
+	c.feat.size = sizeof(c.feat);
+	c.opts.features = &c.feat;
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
 			fprintf(stderr, "%s: -z %s not used: %s writes nothing "

@@ -22,7 +22,7 @@
 enum progress_style {
 	PROGRESS_NONE,
 	PROGRESS_REDRAW,	/* stderr is a terminal: one line, redrawn */
-	PROGRESS_LINES,		/* -p elsewhere: plain lines, now and then */
+	PROGRESS_LINES,		/* --progress elsewhere: plain lines, now and then */
 };
 
 enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
@@ -40,7 +40,7 @@ struct cli {
 	int		json;
 	int		quiet;
 	int		verbose;
-	int		progress_asked; /* -p */
+	int		progress_asked; /* --progress */
 	int		progress_fd;	/* -C FD: e2fsck's machine lines, or -1 */
 	double		last_fd_progress;
 	enum recover_pass fd_pass;
@@ -52,6 +52,7 @@ struct cli {
 	double		pass_start;
 	enum recover_about error_about;	/* set by the library on failure */
 	struct recover_mmp mmp;		/* the MMP block, as the library saw it */
+	struct recover_fs_features feat; /* features libext2fs does not know */
 	int		dump_alone;	/* device is a saved journal on its own */
 	int		plan_started;	/* -l: the "Replay plan" header is out */
 };
@@ -73,6 +74,7 @@ int stdout_to_file(void);
 const char *uuid_str(const unsigned char *u);
 void print_features(const struct recover_super *sb, const char *sep,
 		    int quote);
+const char *fs_feature_names(unsigned int incompat, unsigned int ro_compat);
 const char *end_name(enum recover_end e);
 const char *end_reason(enum recover_end e);
 const char *fc_end_name(enum recover_fc_end e);
@@ -89,6 +91,7 @@ void json_strn(const char *str, size_t len);
 void json_str(const char *s);
 void json_where(const char *key, const struct recover_where *w);
 void json_mmp(const struct cli *c);
+void json_unknown_features(const struct cli *c);
 void json_fs(const struct cli *c);
 void json_super(const struct recover_super *sb);
 void json_info(const struct cli *c, const struct recover_super *sb,
@@ -110,6 +113,7 @@ void print_info(const struct cli *c, const struct recover_super *sb,
 		const struct recover_stats *st);
 void note_garbage(const struct cli *c, const struct recover_stats *st,
 		  int needs_recovery);
+void note_features(const struct cli *c, const struct recover_stats *st);
 void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,

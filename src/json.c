@@ -119,6 +119,31 @@ void json_mmp(const struct cli *c)
 	       m->released ? "true" : "false");
 }
 
+/*
+ * The filesystem's features libext2fs does not know, by name: those a
+ * replay went past, or those an open was refused on.  Only when there
+ * are any.
+ */
+void json_unknown_features(const struct cli *c)
+{
+	const char *names = fs_feature_names(c->feat.incompat,
+					     c->feat.ro_compat);
+	const char *comma;
+
+	if (!c->feat.incompat && !c->feat.ro_compat)
+		return;
+	printf(",\"unknown_features\":[");
+	while (*names) {
+		comma = strchr(names, ',');
+		json_strn(names, comma ? (size_t)(comma - names) : strlen(names));
+		if (!comma)
+			break;
+		printf(",");
+		names = comma + 2;
+	}
+	printf("]");
+}
+
 /* The "filesystem" of a JSON object: null for a dump on its own. */
 void json_fs(const struct cli *c)
 {
@@ -180,6 +205,7 @@ void json_info(const struct cli *c, const struct recover_super *sb,
 	json_super(sb);
 	printf(",");
 	json_log(st);
+	json_unknown_features(c);
 	json_mmp(c);
 	printf("}\n");
 }
@@ -213,6 +239,7 @@ void report_json(const struct cli *c, const struct recover_super *sb,
 	       "\"readahead_blocks\":%llu,\"descriptor_copies\":%llu",
 	       st->copies_written, st->superseded, st->readahead_blocks,
 	       st->desc_copies);
+	json_unknown_features(c);
 	json_mmp(c);
 	printf("}\n");
 }

@@ -55,6 +55,40 @@ void print_features(const struct recover_super *sb, const char *sep,
 		printf("(none)");
 }
 
+/*
+ * The filesystem feature bits in incompat and ro_compat by name ("dirdata,
+ * FEATURE_R11"): a bit without a name as libe2p writes it.
+ */
+const char *fs_feature_names(unsigned int incompat, unsigned int ro_compat)
+{
+	static char buf[640];
+	const unsigned int words[] = { incompat, ro_compat };
+	const enum recover_feature_type types[] = {
+		RECOVER_FEATURE_FS_INCOMPAT, RECOVER_FEATURE_FS_RO_COMPAT };
+	const char letter[] = { 'I', 'R' };
+	size_t n = 0;
+	const char *name;
+	char unnamed[16];
+	int t, b;
+
+	buf[0] = 0;
+	for (t = 0; t < 2; t++) {
+		for (b = 0; b < 32; b++) {
+			if (!(words[t] & 1U << b))
+				continue;
+			name = recover_feature_name(types[t], 1U << b);
+			if (!name) {
+				snprintf(unnamed, sizeof(unnamed), "FEATURE_%c%d",
+					 letter[t], b);
+				name = unnamed;
+			}
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? ", " : "", name);
+		}
+	}
+	return buf;
+}
+
 /* A value's name in JSON and its phrase in the text reports, side by side. */
 struct words {
 	const char	*name;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * progress.c -- jrecover's progress: the line on a terminal, the plain
- * lines of -p elsewhere, and e2fsck's machine lines for -C FD.
+ * lines of --progress elsewhere, and e2fsck's machine lines for -C FD.
  */
 #include "config.h"
 
@@ -14,7 +14,7 @@
 #include "librecover.h"
 #include "jrecover.h"
 
-/* Progress: redraws on a terminal, lines in a log (jrecover(8), -p). */
+/* Progress: redraws on a terminal, lines in a log (jrecover(8), --progress). */
 #define PROGRESS_REDRAW_EVERY	0.25	/* s */
 #define PROGRESS_LINE_EVERY	10.0	/* s */
 #define PROGRESS_FD_EVERY	0.1	/* s, -C FD */
@@ -60,7 +60,7 @@ static int term_width(void)
  * Called by the library as the passes go; also where a signal is noticed,
  * so the library stops at a safe point.  Shown: pass, share of its units,
  * rate and time left.  On a terminal one line is redrawn at most four
- * times a second and erased when the pass ends; elsewhere (-p into a pipe
+ * times a second and erased when the pass ends; elsewhere (--progress into a pipe
  * or a log file) plain lines are printed, without \r or escapes: one when
  * a pass starts, one every PROGRESS_LINE_EVERY seconds, one when it ends.
  */

@@ -131,6 +131,26 @@ void note_garbage(const struct cli *c, const struct recover_stats *st,
 		st->garbage_nr_users, then);
 }
 
+/*
+ * Before any report: a mounted filesystem read by -i or -l, and the
+ * features libext2fs does not know that the replay goes past.
+ */
+void note_features(const struct cli *c, const struct recover_stats *st)
+{
+	if (c->quiet)
+		return;
+	if (st->mounted)
+		fprintf(stderr, "%s: warning: %s is mounted: its journal is live, "
+			"and what is shown is a snapshot the kernel may already "
+			"have changed\n", prog, c->device);
+	if (c->feat.tolerated)
+		fprintf(stderr, "%s: %s: libext2fs does not know the feature(s) "
+			"%s: a replay of full commits does not need to (it writes "
+			"logged blocks where their tags say and reads no "
+			"directory); fast commits are not replayed\n", prog,
+			c->device, fs_feature_names(c->feat.tolerated, 0));
+}
+
 void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs)
 {

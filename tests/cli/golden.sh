@@ -22,6 +22,18 @@
 #                        end of the filesystem
 #   missing, missing-journal
 #                        operational errors (8): no such image, no such -j
+#   fsck-yes, fsck-preen-dry
+#                        fsck's -y (a replay) and -p with -n (a usage error)
+#   refuse-garbage, refuse-empty, refuse-devnull, refuse-readonly,
+#   refuse-jdev-as-fs, refuse-ext-journal, refuse-feature, refuse-rofeature
+#                        refusals at open, each with the next step: no
+#                        filesystem there, an image that cannot be written,
+#                        a journal device given as the filesystem, an
+#                        external journal not given, an unknown incompat
+#                        feature (compression) and ro_compat one (replica),
+#                        named
+#   dirdata              a replay on a filesystem with dirdata, which
+#                        libext2fs does not know: the line naming it
 #
 # Each file holds the command, its stdout, its stderr and its exit status,
 # passed through tests/expected/filter.sed, which replaces what changes from
@@ -37,7 +49,8 @@
 . "$top_srcdir/tests/cli/clilib.sh"
 
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
-need_built "$JWRITE"
+SBFEATURE=$top_builddir/tests/oracle/sbfeature
+need_built "$JWRITE" "$SBFEATURE"
 
 EXPECTED=$top_srcdir/tests/expected
 FILTER=$EXPECTED/filter.sed
@@ -132,5 +145,39 @@ golden refuse-past-end past-end.img
 # --- operational errors ---------------------------------------------------------
 golden missing no-such.img
 golden missing-journal -j no-such.jdev std.img
+
+# --- fsck's habits ----------------------------------------------------------------
+copy_img std.img yes.img
+golden fsck-yes -y yes.img
+golden fsck-preen-dry -p -n std.img
+
+# --- refusals at open, each with the next step ------------------------------------
+dd if=/dev/zero bs=65536 count=1 2>/dev/null | tr '\0' 'x' > garbage.img
+golden refuse-garbage garbage.img
+: > empty.img
+golden refuse-empty empty.img
+golden refuse-devnull /dev/null
+# Not writable: as root (who may write anything) run as nobody.
+copy_img std.img readonly.img
+chmod 444 readonly.img
+_t=$TIMEOUT
+[ "$(id -u)" = 0 ] && TIMEOUT="setpriv --reuid=65534 --regid=65534 --clear-groups $TIMEOUT"
+golden refuse-readonly readonly.img
+TIMEOUT=$_t
+mkjdev jdev.img 4M 4096
+golden refuse-jdev-as-fs jdev.img
+mkimg_ext ext.img 16M ext.jdev 4M
+golden refuse-ext-journal ext.img
+copy_img std.img compression.img
+"$SBFEATURE" compression.img incompat +0x1 || die "sbfeature failed"
+golden refuse-feature compression.img
+copy_img std.img replica.img
+"$SBFEATURE" replica.img ro_compat +0x800 || die "sbfeature failed"
+golden refuse-rofeature replica.img
+
+# --- a feature libext2fs does not know, which the replay goes past ----------------
+copy_img std.img dirdata.img
+"$SBFEATURE" dirdata.img incompat +0x1000 || die "sbfeature failed"
+golden dirdata dirdata.img
 
 end_test

@@ -61,7 +61,8 @@ def replay_keys: ["filesystem", "dry_run", "exit", "seconds", "needs_recovery",
 	"dump_is_current", "journal_inode_backup", "write_blocks", "write_bytes",
 	"copies_written", "superseded", "readahead_blocks", "descriptor_copies",
 	"mmp"];
-def replay_optional: ["first_bad_checksum"];
+def replay_optional: ["first_bad_checksum", "unknown_features"];
+def info_optional: ["unknown_features"];
 def info_keys: ["filesystem", "needs_recovery", "journal_inode_backup",
 	"journal", "log", "mmp"];
 def save_keys: ["filesystem", "exit", "saved", "bytes", "sha256", "journal",
@@ -71,7 +72,7 @@ def mmp_keys: ["block", "update_interval", "wait_planned_seconds",
 	"wait_seconds", "released"];
 def mmp_optional: ["sequence", "state", "time", "check_interval", "node",
 	"device", "error"];
-def error_optional: ["error_at"];
+def error_optional: ["error_at", "unknown_features"];
 def list_keys: {
 	descriptor: ["type", "tid", "block", "tags"],
 	tag: ["type", "tid", "block", "fs_block", "flags"],
@@ -92,7 +93,8 @@ def fate_names: ["written", "superseded", "revoked", "bad_checksum",
 def end_names: ["none", "no_magic", "sequence", "blocktype",
 	"commit_checksum", "stale", "read_error", "truncated", "error"];
 def all_keys: where_keys + journal_keys + log_keys + log_optional +
-	replay_keys + replay_optional + info_keys + save_keys + error_keys +
+	replay_keys + replay_optional + info_keys + info_optional + save_keys +
+	error_keys +
 	error_optional + mmp_keys + mmp_optional + fc_keys +
 	([list_keys[]] | add) | unique;
 
@@ -211,7 +213,7 @@ def report:
 			sha256: (.sha256 | type == "string" and test("^[0-9a-f]{64}$"))}) +
 		(.journal | journal) + (.mmp | mmp)
 	elif has("needs_recovery") then . as $o |
-		fields("-i"; info_keys; []) +
+		fields("-i"; info_keys; info_optional) +
 		typed("-i"; {filesystem: (.filesystem | type == "string" or . == null),
 			needs_recovery: (.needs_recovery | type == "boolean" or
 				(. == null and $o.filesystem == null)),
@@ -570,5 +572,22 @@ else
 	say "(python3 not found: the round trip of an odd path is not checked)"
 fi
 rm -f "$odd"
+
+# --- features libext2fs does not know: "unknown_features" ------------------------
+SBFEATURE=$top_builddir/tests/oracle/sbfeature
+need_built "$SBFEATURE"
+copy_img dump.img dirdata.img
+"$SBFEATURE" dirdata.img incompat +0x1000 || die "sbfeature failed"
+J dirdata.i.json -i dirdata.img
+jq_is dirdata.i.json '.unknown_features | join(",")' dirdata "-i on dirdata"
+J dirdata.r.json dirdata.img
+jq_is dirdata.r.json '"\(.unknown_features | join(",")) \(has("dry_run"))"' \
+	"dirdata true" "the report of a replay on dirdata"
+J plain.r.json -i dump.img
+jq_is plain.r.json 'has("unknown_features")' false "-i without unknown features"
+"$SBFEATURE" dirdata.img incompat +0x1 || die "sbfeature failed"
+J compression.json dirdata.img
+jq_is compression.json '"\(.code) \(.unknown_features | join(","))"' \
+	"EXT2_ET_UNSUPP_FEATURE compression,dirdata" "a refusal on compression"
 
 end_test

@@ -1,27 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# progress.sh --- where progress goes (jrecover(8), -p, -q), replaying a
+# progress.sh --- where progress goes (jrecover(8), --progress, -q), replaying a
 # jwrite `bulk` journal (300 transactions, 300000 revoke records):
-#  - -p with standard error a pipe: it shows each pass by name with a
+#  - --progress with standard error a pipe: it shows each pass by name with a
 #    percentage, ending at 100.0%: scan and replay, and revoke too with
 #    LIBRECOVER_DEBUG=full_revoke (or its bit, 1; by default the scan
 #    gathers the revoke records, and LIBRECOVER_DEBUG=0 is the default;
 #    the library reads it, jrecover passes nothing on); stdout has
 #    only the report;
-#  - -p into a pipe or a file: plain lines, newline-terminated, with no \r
+#  - --progress into a pipe or a file: plain lines, newline-terminated, with no \r
 #    and no escape sequence, and few of them (a start and an end line per
 #    pass in a run this short);
-#  - -p --json: the progress on stderr, stdout still one JSON object;
-#  - no -p, standard error a pipe (and a file): nothing on stderr;
-#  - -q (also with -p): nothing at all, on either stream;
+#  - --progress --json: the progress on stderr, stdout still one JSON object;
+#  - no --progress, standard error a pipe (and a file): nothing on stderr;
+#  - -q (also with --progress): nothing at all, on either stream;
+#  - fsck's -y, -p and -a: a replay as without them (no progress on a pipe);
 #  - on a terminal (script(1) gives one, when it is there) progress is the
 #    default, and it is one line redrawn in place (\r, ESC[K), never wider
 #    than the terminal (a 16-column one here);
 #  - at 0.0% no line gives a rate or a time left;
 #  - -C FD: e2fsck's machine lines "pass done total device" on FD, even
 #    with -q, each pass ending with done = total, passes in order and done
-#    never going back; -C 0 is -p; a bad or closed FD is a usage error
+#    never going back; -C 0 is --progress; a bad or closed FD is a usage error
 #    that writes nothing.
 # Every run replays a fresh copy and must give the same image.
 
@@ -97,7 +98,7 @@ plain() {
 		fail "$1: stderr holds lines that are not progress"
 }
 
-piped progress -p
+piped progress --progress
 shows progress
 plain progress 2
 
@@ -108,7 +109,7 @@ plain progress 2
 for dbg in full_revoke 1 nosuch,full_revoke; do
 	LIBRECOVER_DEBUG=$dbg
 	export LIBRECOVER_DEBUG
-	piped fullrevoke -p
+	piped fullrevoke --progress
 	unset LIBRECOVER_DEBUG
 	shows fullrevoke scan revoke replay
 	plain fullrevoke 3
@@ -118,7 +119,7 @@ done
 for dbg in 0 "" nosuch; do
 	LIBRECOVER_DEBUG=$dbg
 	export LIBRECOVER_DEBUG
-	piped fullrevoke0 -p
+	piped fullrevoke0 --progress
 	unset LIBRECOVER_DEBUG
 	shows fullrevoke0
 	grep -q "revoke" fullrevoke0.err &&
@@ -128,15 +129,22 @@ done
 grep -q "replayed" progress.out || fail "progress: no report on stdout"
 grep -q "%" progress.out && fail "progress: progress on stdout"
 
-piped json -p --json
+piped json --progress --json
 shows json
 plain json 2
 jq -e '.exit == 1' json.out > /dev/null 2>&1 ||
 	fail "json: stdout is not the JSON report alone"
 
 piped plain
-[ -s plain.err ] && fail "plain: without -p, something was printed on a pipe"
+[ -s plain.err ] && fail "plain: without --progress, something was printed on a pipe"
 grep -q "replayed" plain.out || fail "plain: no report on stdout"
+
+# fsck's -y, -p and -a mean the replay itself, not progress: as without them.
+for o in y p a; do
+	piped "fsck$o" "-$o"
+	[ -s "fsck$o.err" ] && fail "fsck$o: -$o printed something on a pipe (progress?)"
+	grep -q "replayed" "fsck$o.out" || fail "fsck$o: -$o did not replay"
+done
 
 NCASES=$((NCASES + 1))
 copy_img "$img" file.img
@@ -144,12 +152,12 @@ say "\$ jrecover file.img 2>file.err"
 $TIMEOUT "$JRECOVER" file.img > file.out 2> file.err
 rc=$?
 [ "$rc" -eq 1 ] || fail "file: exited $rc, not 1"
-[ -s file.err ] && fail "file: without -p, something was printed to a file"
+[ -s file.err ] && fail "file: without --progress, something was printed to a file"
 
 NCASES=$((NCASES + 1))
 copy_img "$img" filep.img
-say "\$ jrecover -p filep.img 2>filep.err"
-$TIMEOUT "$JRECOVER" -p filep.img > filep.out 2> filep.err
+say "\$ jrecover --progress filep.img 2>filep.err"
+$TIMEOUT "$JRECOVER" --progress filep.img > filep.out 2> filep.err
 rc=$?
 sed 's/^/    err: /' filep.err
 [ "$rc" -eq 1 ] || fail "filep: exited $rc, not 1"
@@ -159,9 +167,9 @@ plain filep 2
 piped quiet -q
 [ -s quiet.out ] && fail "quiet: -q printed on stdout"
 [ -s quiet.err ] && fail "quiet: -q printed on stderr"
-piped quietp -q -p
-[ -s quietp.out ] && fail "quietp: -q -p printed on stdout"
-[ -s quietp.err ] && fail "quietp: -q -p printed on stderr"
+piped quietp -q --progress
+[ -s quietp.out ] && fail "quietp: -q --progress printed on stdout"
+[ -s quietp.err ] && fail "quietp: -q --progress printed on stderr"
 
 grep -E ' 0\.0%.*(blocks/s|left)' progress.err &&
 	fail "progress: a rate or a time left at 0.0%"
@@ -238,9 +246,9 @@ if command -v script >/dev/null 2>&1 &&
 	script -qec "$JRECOVER -l $img | cat > /dev/null" /dev/null > ttyp.err 2>&1 < /dev/null
 	grep -q "$(printf '\r')" ttyp.err &&
 		fail "ttyp: -l into a pipe on a terminal draws progress"
-	script -qec "$JRECOVER -p -l $img | cat > /dev/null" /dev/null > ttypp.err 2>&1 < /dev/null
+	script -qec "$JRECOVER --progress -l $img | cat > /dev/null" /dev/null > ttypp.err 2>&1 < /dev/null
 	grep -q "$(printf '\r')" ttypp.err ||
-		fail "ttypp: -p -l into a pipe on a terminal shows no progress"
+		fail "ttypp: --progress -l into a pipe on a terminal shows no progress"
 else
 	say "(script(1) cannot give a terminal here: terminal case skipped)"
 fi

@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# mounted.sh --- a mounted filesystem is refused, whatever is asked and
+# mounted.sh --- a mounted filesystem is refused for a replay, -n and -s,
 # however it is named: exit 8, a message saying it is mounted, nothing
-# written.  So is a block device another program holds open with O_EXCL.  The image is mounted read-only through a loop device (with
+# written.  -i and -l only read, as debugfs's logdump: they read it, with
+# a warning that the journal is live and what they show a snapshot, and
+# write nothing.  A block device another program holds open with O_EXCL
+# is refused whatever is asked.  The image is mounted read-only through a loop device (with
 # noload when its journal needs recovery, so that the kernel does not
 # replay it), and jrecover is pointed at the image file and at the loop
 # device, for a replay, -n, -i, -l and -s.  Once unmounted, the same image
@@ -23,12 +26,20 @@ mount_ro() {
 	loop_mount "$1" "ro${2:+,$2}" || skip "cannot mount a loop device here"
 }
 
-# refused IMG: every action on IMG and on $LOOP exits 8, says "mounted"
-# and changes nothing.
+# refused IMG: a replay, -n and -s on IMG and on $LOOP exit 8 and say
+# "mounted"; -i and -l exit 0 with the warning; nothing changes.
 refused() {
 	_before=$(sha256_of "$1")
 	for _dev in "$1" "$LOOP"; do
-		for _opt in "" -n -i -l "-s $SCRATCH/saved"; do
+		for _opt in -i -l; do
+			NCASES=$((NCASES + 1))
+			jrecover $_opt "$_dev"
+			[ "$RUN_RC" -eq 0 ] ||
+				fail "jrecover $_opt $_dev on a mounted filesystem exited $RUN_RC, not 0"
+			grep -q "is mounted: its journal is live.*snapshot" "$SCRATCH/.run.out" ||
+				fail "jrecover $_opt $_dev does not warn that the journal is live"
+		done
+		for _opt in "" -n "-s $SCRATCH/saved"; do
 			NCASES=$((NCASES + 1))
 			# shellcheck disable=SC2086
 			jrecover $_opt "$_dev"

@@ -14,8 +14,8 @@
 #    unchanged), nothing may be written while the scan runs, and jrecover
 #    run afterwards must end with the uninterrupted image.
 # 2. jrecover: SIGINT and SIGTERM while it replays a large journal (jwrite
-#    bulk), the signal sent once -p's progress display shows the scan or
-#    the replay under way: exit 32 and the same checks.  Without -p
+#    bulk), the signal sent once --progress's progress display shows the scan or
+#    the replay under way: exit 32 and the same checks.  Without --progress
 #    (stderr is not a terminal here) the signal is still noticed.
 #
 #    With -z, an interrupted replay that wrote keeps its undo file, with
@@ -162,8 +162,8 @@ wait_open() {
 }
 
 # interrupt SIGNAL WAIT: replay a copy of big.img and send SIGNAL once the
-# progress display (-p) shows WAIT ("scan": at once; "replay": once the
-# replay pass is under way), or, WAIT empty, without -p once jrecover has
+# progress display (--progress) shows WAIT ("scan": at once; "replay": once the
+# replay pass is under way), or, WAIT empty, without --progress once jrecover has
 # the image open.
 # A replay that ends before the signal comes (a fast machine) leaves
 # nothing to check; one that dies of the signal, or exits other than 32,
@@ -177,9 +177,9 @@ interrupt() {
 	copy_img big.img "$_t"
 	say ""
 	if [ -n "$_wait" ]; then
-		say "=== case SIG$_sig during the $_wait (-p)"
+		say "=== case SIG$_sig during the $_wait (--progress)"
 	else
-		say "=== case SIG$_sig without -p"
+		say "=== case SIG$_sig without --progress"
 	fi
 	# The last case's output goes first: the background job may not have
 	# truncated it yet when the loop below first looks.
@@ -230,7 +230,7 @@ say ""
 say "=== case SIGINT during the replay, with -z"
 copy_img big.img sig-undo.img
 rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err" sig.undo
-$DEFSIG "$JRECOVER" -p -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
+$DEFSIG "$JRECOVER" --progress -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 pid=$!
 wait_for_text "$pid" "$SCRATCH/.sig.err" replay 20000 0.005
 kill -INT "$pid" 2>/dev/null
@@ -296,10 +296,10 @@ sum=$(tail -n 1 "$SCRATCH/.run.out")
 	fail "save over a file: the existing file was changed"
 left=$(ls -A "$SCRATCH" | grep '^\.old\.dump\.')
 [ -z "$left" ] || fail "save over a file: the new copy was left behind: $left"
-# jrecover -p shows the pass by name.
-"$JRECOVER" -p -s "$SCRATCH/p.dump" big.img > /dev/null 2> "$SCRATCH/.save.err" ||
-	fail "save: jrecover -p -s failed"
-grep -q "save" "$SCRATCH/.save.err" || fail "save: jrecover -p -s shows no progress"
+# jrecover --progress shows the pass by name.
+"$JRECOVER" --progress -s "$SCRATCH/p.dump" big.img > /dev/null 2> "$SCRATCH/.save.err" ||
+	fail "save: jrecover --progress -s failed"
+grep -q "save" "$SCRATCH/.save.err" || fail "save: jrecover --progress -s shows no progress"
 rm -f "$SCRATCH/p.dump"
 
 end_test

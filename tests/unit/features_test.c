@@ -2,7 +2,9 @@
 /*
  * features_test.c -- recover_feature_name() (lib/features.c): the bits it
  * names, the names e2fsprogs's libe2p gives the same bits (dumpe2fs's
- * words), and NULL for everything else.
+ * words), and NULL for everything else; features_judge(): which unknown
+ * filesystem features an open goes past, against a libext2fs's supported
+ * masks (this one's, and an older one's without large_dir and ea_inode).
  */
 #include "config.h"
 
@@ -15,7 +17,7 @@
 
 #include <e2p/e2p.h>
 
-#include "librecover.h"
+#include "librecoverP.h"
 #include "jbd2_fs.h"
 
 static void test_known_bits(void **state)
@@ -92,7 +94,92 @@ static void test_not_one_bit(void **state)
 	assert_null(recover_feature_name(RECOVER_FEATURE_INCOMPAT, 0xFFFFFFFFU));
 	assert_null(recover_feature_name(RECOVER_FEATURE_COMPAT, 0x2));
 	assert_null(recover_feature_name((enum recover_feature_type)3, 0x1));
+	assert_null(recover_feature_name(RECOVER_FEATURE_FS_INCOMPAT, 0x1001));
 	assert_null(recover_feature_name((enum recover_feature_type)-1, 0x1));
+}
+
+/* The ext4 superblock's names are libe2p's, bit for bit where it has one. */
+static void test_fs_bits_against_e2p(void **state)
+{
+	static const enum recover_feature_type types[] = {
+		RECOVER_FEATURE_FS_INCOMPAT, RECOVER_FEATURE_FS_RO_COMPAT,
+	};
+	static const int e2p_types[] = {
+		E2P_FEATURE_INCOMPAT, E2P_FEATURE_RO_INCOMPAT,
+	};
+	int t, b, named = 0;
+
+	(void)state;
+	assert_string_equal(recover_feature_name(RECOVER_FEATURE_FS_INCOMPAT,
+						 EXT4_FEATURE_INCOMPAT_DIRDATA),
+			    "dirdata");
+	for (t = 0; t < 2; t++) {
+		for (b = 0; b < 32; b++) {
+			const char *ours = recover_feature_name(types[t], 1U << b);
+			const char *e2p = e2p_feature2string(e2p_types[t], 1U << b);
+
+			if (!ours) {
+				/* libe2p names no bit the library leaves out,
+				 * but for its test-only ones. */
+				continue;
+			}
+			named++;
+			assert_string_equal(ours, e2p);
+		}
+	}
+	assert_true(named >= 30);
+}
+
+#define SUPP_IN		EXT2_LIB_FEATURE_INCOMPAT_SUPP
+#define SUPP_RO		EXT2_LIB_FEATURE_RO_COMPAT_SUPP
+
+static void test_judge(void **state)
+{
+	struct recover_fs_features f;
+	/* A libext2fs before large_dir and ea_inode (e2fsprogs 1.43). */
+	uint32_t old_in = SUPP_IN & ~(EXT4_FEATURE_INCOMPAT_LARGEDIR |
+				      EXT4_FEATURE_INCOMPAT_EA_INODE);
+	uint32_t mdt = EXT2_FEATURE_INCOMPAT_FILETYPE |
+		EXT3_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT |
+		EXT4_FEATURE_INCOMPAT_FLEX_BG | EXT4_FEATURE_INCOMPAT_LARGEDIR |
+		EXT4_FEATURE_INCOMPAT_EA_INODE;
+
+	(void)state;
+	/* Everything known: nothing to say. */
+	assert_int_equal(features_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
+	assert_int_equal(f.size, sizeof(f));
+	assert_int_equal(f.incompat | f.ro_compat | f.tolerated, 0);
+	/* dirdata, unknown here: gone past. */
+	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
+					0, SUPP_IN, SUPP_RO, 1), 0);
+	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA);
+	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
+	/* A libext2fs that knows dirdata (Lustre's): nothing special. */
+	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
+					0, SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
+					SUPP_RO, 1), 0);
+	assert_int_equal(f.incompat | f.tolerated, 0);
+	/* An older libext2fs: large_dir and ea_inode are gone past too. */
+	assert_int_equal(features_judge(&f, mdt, 0, old_in, SUPP_RO, 1), 0);
+	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_LARGEDIR |
+			 EXT4_FEATURE_INCOMPAT_EA_INODE);
+	/* Any other unknown bit is refused, and told apart. */
+	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
+					EXT2_FEATURE_INCOMPAT_COMPRESSION,
+					0, SUPP_IN, SUPP_RO, 0),
+			 EXT2_ET_UNSUPP_FEATURE);
+	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA |
+			 EXT2_FEATURE_INCOMPAT_COMPRESSION);
+	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
+	assert_int_equal(features_judge(&f, mdt | 0x80000000U, 0, SUPP_IN,
+					SUPP_RO, 0), EXT2_ET_UNSUPP_FEATURE);
+	/* An unknown ro_compat bit forbids writing only. */
+	assert_int_equal(features_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
+					SUPP_IN, SUPP_RO, 1),
+			 EXT2_ET_RO_UNSUPP_FEATURE);
+	assert_int_equal(f.ro_compat, EXT4_FEATURE_RO_COMPAT_REPLICA);
+	assert_int_equal(features_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
+					SUPP_IN, SUPP_RO, 0), 0);
 }
 
 int main(void)
@@ -101,6 +188,8 @@ int main(void)
 		cmocka_unit_test(test_known_bits),
 		cmocka_unit_test(test_all_bits_against_e2p),
 		cmocka_unit_test(test_not_one_bit),
+		cmocka_unit_test(test_fs_bits_against_e2p),
+		cmocka_unit_test(test_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
