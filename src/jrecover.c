@@ -230,51 +230,6 @@ static int run(struct cli *c)
 	return status;
 }
 
-/* Does path name the same file (or, for block devices, device) as st? */
-static int same_file(const struct stat *st, const char *path)
-{
-	struct stat b;
-
-	if (!path || stat(path, &b))
-		return 0;
-	if (S_ISBLK(st->st_mode) && S_ISBLK(b.st_mode))
-		return st->st_rdev == b.st_rdev;
-	return st->st_dev == b.st_dev && st->st_ino == b.st_ino;
-}
-
-/*
- * A file -z or -s is to write: it may not exist yet, or be a regular file
- * (or a symbolic link to one) other than the device, the journal or the
- * other option's file.  Anything else is refused before anything is
- * opened, so that nothing the operator named is touched.
- */
-static int check_out_path(const struct cli *c, const char *opt,
-			  const char *path, const char *other)
-{
-	const char *why = NULL;
-	struct stat st;
-
-	if (stat(path, &st)) {
-		if (!lstat(path, &st))
-			why = "is a symbolic link to nothing";
-		else
-			return 0;	/* created; other errors show then */
-	} else if (same_file(&st, c->device)) {
-		why = "is the filesystem itself";
-	} else if (same_file(&st, c->opts.journal_path)) {
-		why = "is the journal given with -j";
-	} else if (other && same_file(&st, other)) {
-		why = "is the file of both -z and -s";
-	} else if (!S_ISREG(st.st_mode)) {
-		why = "exists and is not a regular file";
-	}
-	if (!why)
-		return 0;
-	fprintf(stderr, "%s: %s %s: %s; nothing was written\n", prog, opt, path,
-		why);
-	return EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -303,6 +258,7 @@ int main(int argc, char **argv)
 	c.mmp.size = sizeof(c.mmp);
 	c.progress_fd = -1;
 	c.save_fd = -1;
+	c.undo_out.dirfd = -1;
 	if (argv[0] && strrchr(argv[0], '/'))
 		prog = strrchr(argv[0], '/') + 1;
 	else if (argv[0] && *argv[0])
@@ -406,20 +362,16 @@ int main(int argc, char **argv)
 	}
 	if (!c.dump_alone)
 		c.device = argv[optind];
-	if (c.save_path && strcmp(c.save_path, "-") &&
-	    check_out_path(&c, "-s", c.save_path, c.undo_path))
+	if (c.save_path && !strcmp(c.save_path, "-") &&
+	    isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: -s -: standard output is a terminal\n",
+			prog);
 		return EXIT_USAGE;
-	if (c.undo_path &&
-	    check_out_path(&c, "-z", c.undo_path,
-			   c.save_path && strcmp(c.save_path, "-") ?
-			   c.save_path : NULL))
-		return EXIT_USAGE;
+	}
+	status = check_outputs(&c);
+	if (status)
+		return status;
 	if (c.save_path && !strcmp(c.save_path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			fprintf(stderr, "%s: -s -: standard output is a terminal\n",
-				prog);
-			return EXIT_USAGE;
-		}
 		/* The journal goes to the real stdout; everything jrecover
 		 * says, the report included, to stderr. */
 		c.save_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -459,6 +411,7 @@ int main(int argc, char **argv)
 	status = run(&c);
 	finish_undo(&c);
 	free(c.undo_tmp);
-	free(c.undo_target);
+	free(c.undo_tmpname);
+	outpath_free(&c.undo_out);
 	return status;
 }
