@@ -25,8 +25,11 @@ static const char *way_out(enum outpath_why why, const char *opt,
 		return "send standard output to a new file or a pipe";
 	switch (why) {
 	case OUTPATH_LINK_UNTRUSTED:
-		return "name the file itself, in a directory that is not "
-		       "world-writable";
+		return !strcmp(opt, "-z") ?
+		       "give -z a new file name, or the file the link names "
+		       "itself, outside the world-writable directory" :
+		       "give -s a new file name, or the file the link names "
+		       "itself, outside the world-writable directory";
 	case OUTPATH_HOLDS_FS:
 	case OUTPATH_HOLDS_UNDO:
 	case OUTPATH_HOLDS_DUMP:
