@@ -69,6 +69,13 @@ typedef struct recover_struct *recover_t;
  * journal is read only through the io channel, as each pass asks.
  */
 #define RECOVER_FL_NO_READAHEAD	0x0010
+/*
+ * Accept a dump or external journal whose journal superblock UUID is
+ * neither the filesystem's nor its journal's (RECOVER_ET_DUMP_MISMATCH,
+ * RECOVER_ET_EXT_JOURNAL_UUID): replaying it writes another filesystem's
+ * blocks over this one.  RECOVER_FL_FORCE does not imply it.
+ */
+#define RECOVER_FL_FOREIGN_JOURNAL	0x0020
 
 /*
  * LIBRECOVER_DEBUG, read from the environment by recover_open() and
@@ -397,8 +404,8 @@ struct recover_stats {
  * with O_EXCL itself), and a journal inode that fails
  * e2fsck's checks when the superblock's backup of it (s_jnl_blocks) is
  * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
- * RECOVER_FL_FORCE, a dump whose UUID does not match the filesystem is
- * accepted.
+ * RECOVER_FL_FOREIGN_JOURNAL (not RECOVER_FL_FORCE), a dump or external
+ * journal whose UUID does not match the filesystem is accepted.
  *
  * Multi-mount protection, as e2fsck honours it: an MMP block that cannot
  * be read, has a bad magic or checksum (EXT2_ET_MMP_BAD_BLOCK,

@@ -201,7 +201,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		return 0;
 	if (r->src.external &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FORCE))
+	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
 		return RECOVER_ET_EXT_JOURNAL_UUID;
 	if (r->src.fs_journal) {
 		r->reset = &r->src;
@@ -211,7 +211,7 @@ static errcode_t open_journal(struct recover_struct *r)
 	/* A copy names the filesystem, or the journal it was saved from. */
 	if (memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FORCE))
+	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
 		return RECOVER_ET_DUMP_MISMATCH;
 	return open_own_journal(r);
 }

@@ -28,6 +28,7 @@
 
 /* Options without a short form. */
 #define OPT_JSON		256
+#define OPT_FOREIGN		257
 
 const char *prog = "jrecover";
 volatile sig_atomic_t interrupted;
@@ -48,15 +49,19 @@ static void usage(FILE *f)
 "  -n, --dry-run        read and check everything, write nothing\n"
 "  -j, --journal PATH   journal from an external device or a saved dump file\n"
 "  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
+"                       (FILE new, empty or an undo file: else exit 16)\n"
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
 "  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
-"                       write nothing else\n"
-"  -f, --force          go on where e2fsck would: a journal whose UUID does not\n"
-"                       match, a journal device with a bad checksum or without\n"
-"                       this filesystem as its user; on a corrupt log, reset\n"
-"                       the journal as e2fsck would; replay a log on a\n"
-"                       filesystem not marked as needing recovery\n"
+"                       write nothing else (FILE new, empty or a dump: else\n"
+"                       exit 16)\n"
+"  -f, --force          go on where e2fsck would: a journal device with a bad\n"
+"                       checksum or without this filesystem as its user; on a\n"
+"                       corrupt log, reset the journal as e2fsck would; replay\n"
+"                       a log on a filesystem not marked as needing recovery\n"
+"      --foreign-journal  replay a dump or journal device whose UUID is another\n"
+"                       filesystem's (its blocks overwrite this one; never\n"
+"                       implied by -f)\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -p, --progress       show progress on stderr even when it is not a terminal\n"
@@ -244,6 +249,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "foreign-journal", no_argument, NULL, OPT_FOREIGN },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -308,6 +314,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			c.json = 1;
+			break;
+		case OPT_FOREIGN:
+			c.opts.flags |= RECOVER_FL_FOREIGN_JOURNAL;
 			break;
 		case 'V':
 			printf("%s %s (librecover %s, crc32c from %s)\n", prog,
