@@ -265,6 +265,7 @@ int main(int argc, char **argv)
 	c.progress_fd = -1;
 	c.save_fd = -1;
 	c.undo_out.dirfd = -1;
+	c.lock_fd[0] = c.lock_fd[1] = -1;
 	if (argv[0] && strrchr(argv[0], '/'))
 		prog = strrchr(argv[0], '/') + 1;
 	else if (argv[0] && *argv[0])
@@ -394,6 +395,10 @@ int main(int argc, char **argv)
 	if (c.mode != MODE_REPLAY)
 		c.opts.flags |= RECOVER_FL_DRY_RUN | RECOVER_FL_MMP_REPORT;
 	c.opts.mmp = &c.mmp;
+	/* One run at a time on an image or a journal file (lock.c). */
+	status = lock_files(&c);
+	if (status)
+		return status;
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
 			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
@@ -419,6 +424,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	status = run(&c);
 	finish_undo(&c);
+	unlock_files(&c);
 	free(c.undo_tmp);
 	free(c.undo_tmpname);
 	outpath_free(&c.undo_out);

@@ -56,6 +56,7 @@ struct cli {
 	struct recover_mmp mmp;		/* the MMP block, as the library saw it */
 	int		dump_alone;	/* device is a saved journal on its own */
 	int		plan_started;	/* -l: the "Replay plan" header is out */
+	int		lock_fd[2];	/* flock on the image and the journal */
 };
 
 extern const char *prog;		/* argv[0]'s last component */
@@ -116,6 +117,10 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st);
+
+/* lock.c */
+int lock_files(struct cli *c);
+void unlock_files(struct cli *c);
 
 /* paths.c */
 int check_outputs(struct cli *c);
