@@ -142,6 +142,8 @@ struct recover_mmp {
 	unsigned int	planned_wait;	/* seconds libext2fs was to wait */
 	unsigned int	wait;		/* seconds it waited */
 	int		released;	/* EXT4_MMP_SEQ_CLEAN was written back */
+	int		written;	/* this run wrote the block (its own
+					 * sequence, EXT4_MMP_SEQ_FSCK) */
 };
 
 struct recover_options {
