@@ -414,10 +414,13 @@ struct recover_stats {
  * EXT2_ET_MMP_MAGIC_INVALID, EXT2_ET_MMP_CSUM_INVALID), or whose sequence
  * says a fsck is running or died (EXT2_ET_MMP_FSCK_ON) or is unknown
  * (EXT2_ET_MMP_UNKNOWN_SEQ) is refused, dry run or not (unless
- * RECOVER_FL_MMP_REPORT).  A read-write open then waits as
- * ext2fs_mmp_start() does (RECOVER_PASS_MMP announces it; signals are held
- * during the wait, which they would cut short) and refuses a filesystem
- * another node updates meanwhile (EXT2_ET_MMP_FAILED).  From then on the
+ * RECOVER_FL_MMP_REPORT).  The block is taken later, by recover_replay()
+ * (not a dry run) just before its first write, so that every refusal comes
+ * first: it waits as ext2fs_mmp_start() does (RECOVER_PASS_MMP announces
+ * it, then is called every second: a stop request ends the wait at once,
+ * with RECOVER_ET_INTERRUPTED and the block written clean again) and
+ * refuses a filesystem another node updated since the open or updates
+ * meanwhile (EXT2_ET_MMP_FAILED).  From then on the
  * block says a fsck is at work; the passes rewrite it every update
  * interval, and stop with EXT2_ET_MMP_CHANGE_ABORT if another node wrote
  * it.  recover_replay() and recover_close() write "clean" back.

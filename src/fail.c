@@ -121,10 +121,10 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 	    err == RECOVER_ET_FC_REPLAY)
 		return "nothing was written; see jrecover -i and -l";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
-		return "check the journal path: replaying another filesystem's "
-		       "journal writes its blocks over this one; if that is "
-		       "really meant, copy the filesystem first, then "
-		       "--foreign-journal";
+		return "nothing was written; check the journal path: replaying "
+		       "another filesystem's journal writes its blocks over "
+		       "this one; if that is really meant, copy the filesystem "
+		       "first, then --foreign-journal";
 	if (err == RECOVER_ET_JDEV_MAGIC || err == RECOVER_ET_JDEV_FEATURE ||
 	    err == RECOVER_ET_NOT_JOURNAL_DEV)
 		return "check that -j names this filesystem's journal device "

@@ -13,6 +13,8 @@
 #              not wait and write nothing (e2fsck -n: no wait either)
 #   interval   a clean block with a longer check interval of its node's:
 #              the wait announced is the one made (11 s), as e2fsck's
+#   foreign    another filesystem's dump (with -f too): refused at once,
+#              no wait, the image untouched
 #   static     a node died with the filesystem mounted (a sequence that no
 #              longer changes): two waits, then the same replay
 #   live       a live peer (tests/integration/mmppeer live) updates the
@@ -307,6 +309,26 @@ case_interval() {
 	exit "$NFAIL"
 }
 
+# Refusals that need only what is on disk come before the wait: another
+# filesystem's dump (identity), with -f too; the image is untouched.
+case_foreign() {
+	in_case foreign
+	mkimg j/other.img 32M -U 0badc0de-1234-4567-89ab-0123456789ab
+	std_workload j/other.img
+	debugfs -R "dump <8> j/other.dump" j/other.img 2> /dev/null
+	[ -s j/other.dump ] || { fail "foreign: no dump"; exit "$NFAIL"; }
+	for _f in "" -f; do
+		timed_jrecover $_f -j other.dump x.img
+		[ "$RUN_RC" -eq 8 ] || fail "foreign $_f: jrecover exited $RUN_RC, not 8"
+		expect_out "Journal dump does not belong to this filesystem" "foreign $_f"
+		expect_out ": nothing was written; check the journal path" "foreign $_f"
+		! grep -q "MMP: waiting" "$SCRATCH/.run.out" ||
+			fail "foreign $_f: waited for the MMP block before refusing"
+		cmp -s j/x.img e/x.img || fail "foreign $_f: the image changed"
+	done
+	exit "$NFAIL"
+}
+
 case_live() {
 	in_case live
 	"$MMPPEER" e/x.img live peernode peerdev > e.peer &
@@ -585,7 +607,8 @@ case_example() {
 }
 
 PIDS=
-CASES="clean interval readonly static live fsck unknown badmagic badcsum badblock"
+CASES="clean interval foreign readonly static live fsck unknown badmagic"
+CASES="$CASES badcsum badblock"
 CASES="$CASES sigINT sigTERM slow stop takeover error logged undo example"
 for c in $CASES; do
 	case $c in
