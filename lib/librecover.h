@@ -77,6 +77,13 @@ typedef struct recover_struct *recover_t;
  * recover_replay() still refuses (RECOVER_ET_MOUNTED), dry run or not.
  */
 #define RECOVER_FL_MOUNTED_OK	0x0020
+/*
+ * Accept a dump or external journal whose journal superblock UUID is
+ * neither the filesystem's nor its journal's (RECOVER_ET_DUMP_MISMATCH,
+ * RECOVER_ET_EXT_JOURNAL_UUID): replaying it writes another filesystem's
+ * blocks over this one.  RECOVER_FL_FORCE does not imply it.
+ */
+#define RECOVER_FL_FOREIGN_JOURNAL	0x0040
 
 /*
  * LIBRECOVER_DEBUG, read from the environment by recover_open() and
@@ -143,6 +150,8 @@ struct recover_mmp {
 	unsigned int	planned_wait;	/* seconds libext2fs was to wait */
 	unsigned int	wait;		/* seconds it waited */
 	int		released;	/* EXT4_MMP_SEQ_CLEAN was written back */
+	int		written;	/* this run wrote the block (its own
+					 * sequence, EXT4_MMP_SEQ_FSCK) */
 };
 
 /*
@@ -453,18 +462,21 @@ struct recover_stats {
  * with O_EXCL itself), and a journal inode that fails
  * e2fsck's checks when the superblock's backup of it (s_jnl_blocks) is
  * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
- * RECOVER_FL_FORCE, a dump whose UUID does not match the filesystem is
- * accepted.
+ * RECOVER_FL_FOREIGN_JOURNAL (not RECOVER_FL_FORCE), a dump or external
+ * journal whose UUID does not match the filesystem is accepted.
  *
  * Multi-mount protection, as e2fsck honours it: an MMP block that cannot
  * be read, has a bad magic or checksum (EXT2_ET_MMP_BAD_BLOCK,
  * EXT2_ET_MMP_MAGIC_INVALID, EXT2_ET_MMP_CSUM_INVALID), or whose sequence
  * says a fsck is running or died (EXT2_ET_MMP_FSCK_ON) or is unknown
  * (EXT2_ET_MMP_UNKNOWN_SEQ) is refused, dry run or not (unless
- * RECOVER_FL_MMP_REPORT).  A read-write open then waits as
- * ext2fs_mmp_start() does (RECOVER_PASS_MMP announces it; signals are held
- * during the wait, which they would cut short) and refuses a filesystem
- * another node updates meanwhile (EXT2_ET_MMP_FAILED).  From then on the
+ * RECOVER_FL_MMP_REPORT).  The block is taken later, by recover_replay()
+ * (not a dry run) just before its first write, so that every refusal comes
+ * first: it waits as ext2fs_mmp_start() does (RECOVER_PASS_MMP announces
+ * it, then is called every second: a stop request ends the wait at once,
+ * with RECOVER_ET_INTERRUPTED and the block written clean again) and
+ * refuses a filesystem another node updated since the open or updates
+ * meanwhile (EXT2_ET_MMP_FAILED).  From then on the
  * block says a fsck is at work; the passes rewrite it every update
  * interval, and stop with EXT2_ET_MMP_CHANGE_ABORT if another node wrote
  * it.  recover_replay() and recover_close() write "clean" back.

@@ -311,6 +311,8 @@ struct recover_struct {
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
+	int		mmp_pending;	/* to be taken before the first write */
+	struct mmp_struct mmp_seen;	/* the block as the open saw it */
 	unsigned int	mmp_interval;	/* seconds between updates */
 	void		*fc_overlay;	/* fc_replay()'s writes, until written */
 	struct recover_fs_features feat; /* what libext2fs does not know */
@@ -485,9 +487,13 @@ errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 
 /* ---- multi-mount protection (mmp.c) -------------------------------------- */
 
-/* Check the MMP block of r->fs (opened with EXT2_FLAG_SKIP_MMP) and, when
- * it is open read-write, take it as ext2fs_mmp_start() does. */
+/* Check the MMP block of r->fs (opened with EXT2_FLAG_SKIP_MMP); when it
+ * is open read-write, mmp_take() is to take it before the first write. */
 errcode_t mmp_begin(struct recover_struct *r);
+/* Take the block as ext2fs_mmp_start() does (waits a stop request ends). */
+errcode_t mmp_take(struct recover_struct *r);
+/* The seconds mmp_take() is to wait, for the block in buf. */
+unsigned int planned_wait(ext2_filsys fs, const void *buf);
 /* Rewrite the block when an update interval has passed (progress points). */
 errcode_t mmp_update(struct recover_struct *r);
 /* Write "clean" back, if the block is held. */

@@ -202,7 +202,7 @@ static errcode_t open_journal(struct recover_struct *r)
 		return 0;
 	if (r->src.external &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FORCE))
+	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
 		return RECOVER_ET_EXT_JOURNAL_UUID;
 	if (r->src.fs_journal) {
 		r->reset = &r->src;
@@ -212,7 +212,7 @@ static errcode_t open_journal(struct recover_struct *r)
 	/* A copy names the filesystem, or the journal it was saved from. */
 	if (memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
 	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FORCE))
+	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
 		return RECOVER_ET_DUMP_MISMATCH;
 	return open_own_journal(r);
 }
@@ -331,7 +331,8 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 		return err;
 	if (!dry)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	/* MMP is taken by mmp_begin(), once the block has been looked at. */
+	/* MMP: mmp_begin() looks at the block; mmp_take() takes it before
+	 * the first write (lifecycle_replay()). */
 	flags |= EXT2_FLAG_SKIP_MMP;
 	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
 			   &r->fs);
@@ -757,6 +758,15 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		err = fc_replay(r);
 		if (err)
 			return err;
+	}
+	/* Every refusal is behind: the MMP block is taken (the wait) just
+	 * before the first write. */
+	if (!dry) {
+		*what = RECOVER_ABOUT_FS;
+		err = mmp_take(r);
+		if (err)
+			return err;
+		*what = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
 		err = fix_jdev_csum(r);

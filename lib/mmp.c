@@ -4,18 +4,19 @@
  * libext2fs's own MMP functions.
  *
  * The filesystem is opened with EXT2_FLAG_SKIP_MMP, so that the MMP block
- * can be looked at (and the wait announced) before anything is written.
- * Then, as e2fsck does:
+ * can be looked at before anything is written.  Then, as e2fsck does:
  *   - the block must read back with its magic and checksum, and its
  *     sequence must be neither EXT4_MMP_SEQ_FSCK (a fsck is running, or
- *     died) nor another value above EXT4_MMP_SEQ_MAX;
- *   - a read-write open runs ext2fs_mmp_start(): unless the block says
- *     "clean" it waits for a change of sequence (a node using the
- *     filesystem updates it every interval), then it writes a sequence of
- *     its own, waits again, checks that nobody overwrote it, and leaves
- *     EXT4_MMP_SEQ_FSCK in the block while the replay runs;
- *   - a read-only open (a dry run) only checks the block, like e2fsck -n:
- *     no wait, nothing written.
+ *     died) nor another value above EXT4_MMP_SEQ_MAX (mmp_begin(), at the
+ *     open, dry run or not);
+ *   - a replay takes the block as ext2fs_mmp_start() would (mmp_take(),
+ *     just before its first write, so that every refusal comes before the
+ *     wait): unless the block says "clean" it waits for a change of
+ *     sequence (a node using the filesystem updates it every interval),
+ *     then it writes a sequence of its own, waits again, checks that
+ *     nobody overwrote it, and leaves EXT4_MMP_SEQ_FSCK in the block while
+ *     the replay runs.  The waits are jrecover's own, asking the progress
+ *     callback every second, so that a stop request ends them at once.
  * While the block is held, it is rewritten every update interval from the
  * passes' progress points (ext2fs_mmp_update2), which also notices another
  * node taking the filesystem over; ext2fs_mmp_stop() writes
@@ -23,10 +24,9 @@
  */
 #include "config.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "librecoverP.h"
 
@@ -68,23 +68,29 @@ void mmp_publish(struct recover_struct *r)
 }
 
 /*
- * ext2fs_mmp_start()'s waits: one when the block is clean (after writing
- * its own sequence), two otherwise; each is twice the check interval plus
- * one second, at most the interval plus a minute.
+ * The interval the waits are made of: the superblock's update interval
+ * (at least EXT4_MMP_MIN_CHECK_INTERVAL), or a node's own longer one as
+ * its block states it, where that node may still be alive: libext2fs
+ * does not look at it in a block left clean.
  */
-static unsigned int planned_wait(ext2_filsys fs, const struct mmp_struct *m)
+static unsigned int wait_interval(ext2_filsys fs, const struct mmp_struct *m)
 {
 	unsigned int interval = fs->super->s_mmp_update_interval;
-	unsigned int one;
 
 	if (interval < EXT4_MMP_MIN_CHECK_INTERVAL)
 		interval = EXT4_MMP_MIN_CHECK_INTERVAL;
-	if (m->mmp_check_interval > interval)
+	if (m->mmp_seq != EXT4_MMP_SEQ_CLEAN && m->mmp_check_interval > interval)
 		interval = m->mmp_check_interval;
-	one = 2 * interval + 1;
-	if (one > interval + 60)
-		one = interval + 60;
-	return m->mmp_seq == EXT4_MMP_SEQ_CLEAN ? one : 2 * one;
+	return interval;
+}
+
+/* One wait: twice the interval plus a second, at most a minute more than
+ * the interval.  A clean block needs one, any other two. */
+static unsigned int one_wait(unsigned int interval)
+{
+	unsigned int one = 2 * interval + 1;
+
+	return one > interval + 60 ? interval + 60 : one;
 }
 
 /* ext2fs_mmp_read() checks the block's checksum only without this flag. */
@@ -102,37 +108,71 @@ static void csum_checks_restore(ext2_filsys fs, int ignored)
 		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
 }
 
-/*
- * The waits are sleep()s inside ext2fs_mmp_start(): a caught signal would
- * end one early, and with it the check that no other node is active.
- * Signals are held until the waits are over (then delivered as usual).
- */
-static errcode_t start_held(ext2_filsys fs)
+/* The block into buf, its checksum checked. */
+static errcode_t read_block(ext2_filsys fs, void *buf)
 {
-	sigset_t all, old;
-	errcode_t err;
-	int masked;
+	int ignored = csum_checks_on(fs);
+	errcode_t err = ext2fs_mmp_read(fs, fs->super->s_mmp_block, buf);
 
-	sigfillset(&all);
-	/* Faults cannot usefully be held back. */
-	sigdelset(&all, SIGSEGV);
-	sigdelset(&all, SIGBUS);
-	sigdelset(&all, SIGFPE);
-	sigdelset(&all, SIGILL);
-	masked = !pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = ext2fs_mmp_start(fs);
-	if (masked)
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	csum_checks_restore(fs, ignored);
 	return err;
 }
 
+/*
+ * Sleep secs seconds of the wait; *done (of total) counts them.  The
+ * progress callback is asked every second, so that a stop request (SIGINT
+ * from the caller's handler) ends the wait at once.
+ */
+static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
+			   unsigned int *done, unsigned int total)
+{
+	struct timespec end, now, step;
+	errcode_t err;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		step.tv_sec = end.tv_sec - now.tv_sec;
+		step.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (step.tv_nsec < 0) {
+			step.tv_sec--;
+			step.tv_nsec += 1000000000L;
+		}
+		if (step.tv_sec >= 1) {
+			step.tv_sec = 1;
+			step.tv_nsec = 0;
+		}
+		/* A signal ends it early: the callback is asked at once. */
+		nanosleep(&step, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		r->progress_next = 0;
+		err = recovery_progress(r, RECOVER_PASS_MMP,
+					*done + secs - (unsigned int)
+					(end.tv_sec - now.tv_sec > 0 ?
+					 end.tv_sec - now.tv_sec : 0), total);
+		if (err)
+			return err;
+	}
+	*done += secs;
+	return 0;
+}
+
+/*
+ * The block looked at when the filesystem is opened: a bad block, or a
+ * fsck at work, is refused at once.  A read-only open (a dry run) stops
+ * there, as e2fsck -n does: no wait, nothing written.  A read-write one
+ * takes the block later, in mmp_take(), just before the first write, so
+ * that every refusal the journal and the filesystem give comes first.
+ */
 errcode_t mmp_begin(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	struct recover_mmp *info = &r->mmp;
 	int rw = !!(fs->flags & EXT2_FLAG_RW);
-	int ignored;
-	time_t t0;
 	errcode_t err;
 
 	memset(info, 0, sizeof(*info));
@@ -149,10 +189,7 @@ errcode_t mmp_begin(struct recover_struct *r)
 		memset(fs->mmp_buf, 0, fs->blocksize);
 	}
 
-	/* Look first: a bad block, or a fsck at work, is refused at once. */
-	ignored = csum_checks_on(fs);
-	err = ext2fs_mmp_read(fs, fs->super->s_mmp_block, fs->mmp_buf);
-	csum_checks_restore(fs, ignored);
+	err = read_block(fs, fs->mmp_buf);
 	if (err != EXT2_ET_MMP_BAD_BLOCK && err != EXT2_ET_MMP_OPEN_DIRECT &&
 	    err != EXT2_ET_LLSEEK_FAILED && err != EXT2_ET_SHORT_READ)
 		note_block(r, fs->mmp_buf);
@@ -166,46 +203,143 @@ errcode_t mmp_begin(struct recover_struct *r)
 			err = EXT2_ET_MMP_UNKNOWN_SEQ;
 	}
 	info->status = err;
-	if (!rw) {
-		/* Read only: the look is all there is (e2fsck -n). */
-		ext2fs_mmp_stop(fs);	/* closes the O_DIRECT descriptor */
-		mmp_publish(r);
-		if (r->opts.flags & RECOVER_FL_MMP_REPORT)
-			err = 0;
-		return err;
+	if (!err && rw) {
+		/* What a later look must still find (mmp_take()). */
+		memcpy(&r->mmp_seen, fs->mmp_buf, sizeof(r->mmp_seen));
+		r->mmp_pending = 1;
+		info->planned_wait = planned_wait(fs, fs->mmp_buf);
 	}
-	if (err)
-		goto refused;
-
-	info->planned_wait = planned_wait(fs, fs->mmp_buf);
+	/* Closes the O_DIRECT descriptor only: EXT2_FLAG_SKIP_MMP is set. */
+	ext2fs_mmp_stop(fs);
 	mmp_publish(r);
-	err = recovery_progress(r, RECOVER_PASS_MMP, 0, info->planned_wait);
-	if (err)
-		goto refused;
+	if (!rw && (r->opts.flags & RECOVER_FL_MMP_REPORT))
+		err = 0;
+	return err;
+}
 
-	fs->flags &= ~EXT2_FLAG_SKIP_MMP;
-	ignored = csum_checks_on(fs);
-	t0 = time(NULL);
-	err = start_held(fs);
-	info->wait = (unsigned int)(time(NULL) - t0);
-	csum_checks_restore(fs, ignored);
+unsigned int planned_wait(ext2_filsys fs, const void *buf)
+{
+	const struct mmp_struct *m = buf;
+	unsigned int one = one_wait(wait_interval(fs, m));
+
+	return m->mmp_seq == EXT4_MMP_SEQ_CLEAN ? one : 2 * one;
+}
+
+/* Our sequence, node and device in the block, written. */
+static errcode_t write_own(struct recover_struct *r, unsigned int seq)
+{
+	ext2_filsys fs = r->fs;
+	struct mmp_struct *m = fs->mmp_buf;
+	errcode_t err;
+
+	m->mmp_seq = seq;
+	if (seq != EXT4_MMP_SEQ_FSCK) {
+		memset(m->mmp_nodename, 0, sizeof(m->mmp_nodename));
+		if (gethostname((char *)m->mmp_nodename,
+				sizeof(m->mmp_nodename)))
+			memset(m->mmp_nodename, 0, sizeof(m->mmp_nodename));
+		memset(m->mmp_bdevname, 0, sizeof(m->mmp_bdevname));
+		strncpy((char *)m->mmp_bdevname, fs->device_name,
+			sizeof(m->mmp_bdevname));
+	}
+	err = ext2fs_mmp_write(fs, fs->super->s_mmp_block, fs->mmp_buf);
+	if (!err)
+		r->mmp.written = 1;
+	return err;
+}
+
+/*
+ * Take the block, the way ext2fs_mmp_start() does, with waits of our own
+ * that a stop request ends at once:
+ *   - unless the block is clean, wait; a node that changed the sequence
+ *     meanwhile is using the filesystem;
+ *   - write a sequence of our own, wait again, and make sure it is still
+ *     there;
+ *   - leave EXT4_MMP_SEQ_FSCK in the block while the replay runs.
+ * First the block must still be what the open saw: a node that used the
+ * filesystem since (mounted and even unmounted it) may have changed what
+ * was read.  Stopped during the waits, the block is left clean if this
+ * run wrote it.
+ */
+errcode_t mmp_take(struct recover_struct *r)
+{
+	ext2_filsys fs = r->fs;
+	struct recover_mmp *info = &r->mmp;
+	struct mmp_struct *m;
+	unsigned int done = 0, seq, total, one;
+	time_t t0;
+	errcode_t err;
+
+	if (!r->mmp_pending)
+		return 0;
+	r->mmp_pending = 0;
+	m = fs->mmp_buf;
+	err = read_block(fs, m);
+	if (!err && (m->mmp_seq != r->mmp_seen.mmp_seq ||
+		     m->mmp_time != r->mmp_seen.mmp_time ||
+		     memcmp(m->mmp_nodename, r->mmp_seen.mmp_nodename,
+			    sizeof(m->mmp_nodename))))
+		err = EXT2_ET_MMP_FAILED;
 	if (err) {
-		/* What libext2fs read last: the other node's own sequence. */
-		note_block(r, fs->mmp_buf);
+		note_block(r, m);
 		info->status = err;
 		goto refused;
 	}
+	info->planned_wait = total = planned_wait(fs, m);
+	one = one_wait(wait_interval(fs, m));
+	mmp_publish(r);
+	r->progress_next = 0;
+	err = recovery_progress(r, RECOVER_PASS_MMP, 0, total);
+	if (err)
+		goto refused;
+
+	t0 = time(NULL);
+	seq = m->mmp_seq;
+	if (seq != EXT4_MMP_SEQ_CLEAN) {
+		err = mmp_sleep(r, one, &done, total);
+		if (!err)
+			err = read_block(fs, m);
+		if (!err && m->mmp_seq != seq)
+			err = EXT2_ET_MMP_FAILED;
+		if (err)
+			goto waited;
+	}
+	seq = ext2fs_mmp_new_seq();
+	err = write_own(r, seq);
+	if (!err)
+		err = mmp_sleep(r, one, &done, total);
+	if (!err)
+		err = read_block(fs, m);
+	if (!err && m->mmp_seq != seq)
+		err = EXT2_ET_MMP_FAILED;
+	if (!err)
+		err = write_own(r, EXT4_MMP_SEQ_FSCK);
+waited:
+	info->wait = (unsigned int)(time(NULL) - t0);
+	if (err) {
+		if (err != RECOVER_ET_INTERRUPTED) {
+			/* What was read last: the other node's own sequence. */
+			note_block(r, m);
+			info->status = err;
+		} else if (info->written && m->mmp_seq == seq) {
+			/* Ours alone in it: left clean, as at the end. */
+			m->mmp_seq = EXT4_MMP_SEQ_CLEAN;
+			if (!ext2fs_mmp_write(fs, fs->super->s_mmp_block, m))
+				info->released = 1;
+			note_block(r, m);
+		}
+		goto refused;
+	}
+	fs->flags &= ~EXT2_FLAG_SKIP_MMP;
 	r->mmp_held = 1;
 	r->mmp_interval = fs->super->s_mmp_update_interval ?
 			  fs->super->s_mmp_update_interval : 1;
 	mmp_publish(r);
-	/* The wait is over: a signal held during it is seen here. */
 	r->progress_next = 0;
-	return recovery_progress(r, RECOVER_PASS_MMP, info->planned_wait,
-				 info->planned_wait);
+	return recovery_progress(r, RECOVER_PASS_MMP, total, total);
 
 refused:
-	/* Nothing of ours is in the block: only the descriptor to close. */
+	/* Only the descriptor to close: nothing of ours is held. */
 	fs->flags |= EXT2_FLAG_SKIP_MMP;
 	ext2fs_mmp_stop(fs);
 	mmp_publish(r);

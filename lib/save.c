@@ -6,7 +6,8 @@
  * A copy to a path is written through an io_channel, like every other
  * write of the library (libext2fs's unix_io_manager unless
  * recover_options.save_io_manager names another), onto a new file next
- * to the path that replaces it only once complete and synced.  A copy to
+ * to the path that replaces it only once complete and synced, and only
+ * where outpath.c lets it.  A copy to
  * a file descriptor (a pipe, standard output) is written with write(2):
  * an io channel writes at block offsets, which a pipe has not.
  */
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "outpath.h"
 #include "sha256.h"
 
 /* Where the copy goes: a caller's descriptor, or an io channel on a file. */
@@ -123,90 +125,27 @@ errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what)
 	return save_to(r, &k, what);
 }
 
-static int same_file(const struct stat *a, const char *path)
+/* Why the path may not be replaced, as the library's error code. */
+static errcode_t refusal(enum outpath_why why, const struct outpath *o)
 {
-	struct stat b;
-
-	if (!path || stat(path, &b))
+	switch (why) {
+	case OUTPATH_OK:
 		return 0;
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b.st_mode))
-		return a->st_rdev == b.st_rdev;
-	return a->st_dev == b.st_dev && a->st_ino == b.st_ino;
-}
-
-/*
- * Where the copy goes: path, or the file a symbolic link at path names.
- * It must not exist, or be a regular file other than the filesystem and
- * the journal being read.
- */
-static errcode_t save_target(struct recover_struct *r, const char *path,
-			     char **target)
-{
-	struct stat st;
-
-	*target = NULL;
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return errno;
-		*target = strdup(path);
-		return *target ? 0 : ENOMEM;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		*target = realpath(path, NULL);
-		if (!*target)
-			return errno;
-		if (stat(*target, &st))
-			return errno;
-	} else {
-		*target = strdup(path);
-		if (!*target)
-			return ENOMEM;
-	}
-	if (!S_ISREG(st.st_mode) ||
-	    (r->fs && same_file(&st, r->fs->device_name)) ||
-	    same_file(&st, r->journal_path)) {
-		free(*target);
-		*target = NULL;
+	case OUTPATH_ERRNO:
+		return o->err ? o->err : EIO;
+	case OUTPATH_LINK_UNTRUSTED:
+		return RECOVER_ET_SAVE_LINK;
+	case OUTPATH_LOOP_BACKING:
+	case OUTPATH_MOUNTED:
+		return RECOVER_ET_SAVE_IN_USE;
+	case OUTPATH_HOLDS_FS:
+	case OUTPATH_HOLDS_UNDO:
+	case OUTPATH_HOLDS_DUMP:
+	case OUTPATH_HOLDS_OTHER:
+		return RECOVER_ET_SAVE_CONTENTS;
+	default:
 		return RECOVER_ET_SAVE_PATH;
 	}
-	return 0;
-}
-
-/* "DIR/.NAME.XXXXXX" for mkostemp(), next to target. */
-static char *temp_name(const char *target)
-{
-	const char *slash = strrchr(target, '/');
-	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
-	const char *name = target + dirlen;
-	char *tmp = malloc(strlen(target) + 9);
-
-	if (tmp)
-		sprintf(tmp, "%.*s.%s.XXXXXX", (int)dirlen, target, name);
-	return tmp;
-}
-
-/* After a rename, the directory entry itself is made durable (as far as
- * the directory's filesystem can: the copy is complete either way). */
-static void sync_dir(const char *target)
-{
-	const char *slash = strrchr(target, '/');
-	char *dir;
-	int fd;
-
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == target)
-		dir = strdup("/");
-	else
-		dir = strndup(target, (size_t)(slash - target));
-	if (!dir)
-		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 /*
@@ -271,40 +210,40 @@ static errcode_t save_file(struct recover_struct *r, const char *tmp, int fd,
 	return err;
 }
 
+/*
+ * The copy goes to a new file in the directory of path (or of the file a
+ * symbolic link there names, where the kernel would follow it), which
+ * replaces path only once complete and synced.  What is at path must be
+ * an earlier dump, or empty (outpath.c).
+ */
 errcode_t save_path(struct recover_struct *r, const char *path,
 		    enum recover_about *what)
 {
-	char *target, *tmp = NULL;
+	char *tmp = NULL, *tmpname = NULL;
+	struct outpath o;
 	errcode_t err;
 	int fd;
 
 	*what = RECOVER_ABOUT_SAVE;
-	err = save_target(r, path, &target);
+	err = refusal(outpath_check(path, OUTPATH_DUMP,
+				    r->fs ? r->fs->device_name : NULL,
+				    r->journal_path, NULL, &o), &o);
+	if (!err)
+		err = outpath_create_temp(&o, &tmp, &tmpname, &fd);
 	if (err)
-		return err;
-	tmp = temp_name(target);
-	if (!tmp) {
-		err = ENOMEM;
 		goto out;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
 	err = save_file(r, tmp, fd, what);
 	if (!err)
 		*what = RECOVER_ABOUT_SAVE;
 	if (close(fd) && !err)
 		err = errno;
-	if (!err && rename(tmp, target))
-		err = errno;
+	if (!err)
+		err = outpath_commit(&o, tmpname);
 	if (err)
-		unlink(tmp);
-	else
-		sync_dir(target);
+		unlinkat(o.dirfd, tmpname, 0);
 out:
 	free(tmp);
-	free(target);
+	free(tmpname);
+	outpath_free(&o);
 	return err;
 }

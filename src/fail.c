@@ -32,6 +32,42 @@ void print_mmp_holder(const struct recover_mmp *m)
 		utc_time(m->time));
 }
 
+/*
+ * "nothing was written", unless this run wrote the MMP block (its own
+ * sequence while it waited, EXT4_MMP_SEQ_FSCK while it held it): then
+ * exactly that, and what the block says now.
+ */
+static const char *nothing_written(const struct cli *c)
+{
+	const struct recover_mmp *m = &c->mmp;
+
+	if (!m->present || !m->written)
+		return "nothing was written";
+	if (m->released)
+		return "nothing was written but the MMP block, which jrecover "
+		       "rewrote to take it and left clean again (its time, "
+		       "node and device name changed)";
+	if (m->status == EXT2_ET_MMP_FAILED ||
+	    m->status == EXT2_ET_MMP_CHANGE_ABORT)
+		return "nothing was written but the MMP block, which jrecover "
+		       "rewrote to take it and another node then overwrote";
+	return "nothing was written but the MMP block, which jrecover "
+	       "rewrote to take it and could not release (tune2fs -f -E "
+	       "clear_mmp clears it once no node uses the filesystem)";
+}
+
+/* advice() with its "nothing was written" made exact (nothing_written()). */
+static void print_advice(const struct cli *c, const char *a)
+{
+	static const char head[] = "nothing was written";
+
+	if (!strncmp(a, head, sizeof(head) - 1))
+		fprintf(stderr, "%s%s", nothing_written(c),
+			a + sizeof(head) - 1);
+	else
+		fputs(a, stderr);
+}
+
 /* After an MMP refusal: who holds the filesystem, and the way out. */
 static void mmp_explain(const struct cli *c, errcode_t err)
 {
@@ -48,8 +84,8 @@ static void mmp_explain(const struct cli *c, errcode_t err)
 	}
 	if (err == EXT2_ET_MMP_FAILED)
 		fprintf(stderr, "%s: %s: another node updated the MMP block "
-			"during the wait: the filesystem is in use there; "
-			"nothing was written\n", prog, c->device);
+			"since jrecover first read it: the filesystem is in use "
+			"there; %s\n", prog, c->device, nothing_written(c));
 	else if (err == EXT2_ET_MMP_CHANGE_ABORT)
 		fprintf(stderr, "%s: %s: another node wrote the MMP block while "
 			"jrecover held it; jrecover stopped and left the block "
@@ -100,7 +136,10 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 	    err == RECOVER_ET_FC_REPLAY)
 		return "nothing was written; see jrecover -i and -l";
 	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
-		return "check the journal path; -f replays it anyway";
+		return "nothing was written; check the journal path: replaying "
+		       "another filesystem's journal writes its blocks over "
+		       "this one; if that is really meant, copy the filesystem "
+		       "first, then --foreign-journal";
 	if (err == RECOVER_ET_JDEV_MAGIC || err == RECOVER_ET_JDEV_FEATURE ||
 	    err == RECOVER_ET_NOT_JOURNAL_DEV)
 		return "check that -j names this filesystem's journal device "
@@ -222,7 +261,7 @@ int fail(struct cli *c, errcode_t err, const char *what,
 	} else if (err == RECOVER_ET_INTERRUPTED) {
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
-			"run jrecover again" : "nothing was written");
+			"run jrecover again" : nothing_written(c));
 	} else {
 		if (st && st->error == err)
 			fprintf(stderr, "%s: %s: %s at %s\n", prog, path,
@@ -231,12 +270,16 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			fprintf(stderr, "%s: %s: replaying the fast commits: %s\n",
 				prog, c->device, error_message(st->fc_error));
 		if (path != c->device)
-			fprintf(stderr, "%s: %s: %s while %s %s%s%s\n", prog, path,
+			fprintf(stderr, "%s: %s: %s while %s %s%s", prog, path,
 				error_message(err), what, c->device,
-				a ? ": " : "", a ? a : "");
+				a ? ": " : "");
 		else
-			com_err(prog, err, "while %s %s%s%s", what, c->device,
-				a ? ": " : "", a ? a : "");
+			fprintf(stderr, "%s: %s while %s %s%s", prog,
+				error_message(err), what, c->device,
+				a ? ": " : "");
+		if (a)
+			print_advice(c, a);
+		fputc('\n', stderr);
 		if (is_mmp_error(err))
 			mmp_explain(c, err);
 	}

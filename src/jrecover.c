@@ -29,6 +29,7 @@
 /* Options without a short form. */
 #define OPT_JSON		256
 #define OPT_PROGRESS		257
+#define OPT_FOREIGN		258
 
 const char *prog = "jrecover";
 volatile sig_atomic_t interrupted;
@@ -49,15 +50,19 @@ static void usage(FILE *f)
 "  -n, --dry-run        read and check everything, write nothing\n"
 "  -j, --journal PATH   journal from an external device or a saved dump file\n"
 "  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
+"                       (FILE new, empty or an undo file: else exit 16)\n"
 "  -i, --info           print the journal superblock and a summary, write nothing\n"
 "  -l, --list           list the log's transactions, tags and revoke records\n"
 "  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
-"                       write nothing else\n"
-"  -f, --force          go on where e2fsck would: a journal whose UUID does not\n"
-"                       match, a journal device with a bad checksum or without\n"
-"                       this filesystem as its user; on a corrupt log, reset\n"
-"                       the journal as e2fsck would; replay a log on a\n"
-"                       filesystem not marked as needing recovery\n"
+"                       write nothing else (FILE new, empty or a dump: else\n"
+"                       exit 16)\n"
+"  -f, --force          go on where e2fsck would: a journal device with a bad\n"
+"                       checksum or without this filesystem as its user; on a\n"
+"                       corrupt log, reset the journal as e2fsck would; replay\n"
+"                       a log on a filesystem not marked as needing recovery\n"
+"      --foreign-journal  replay a dump or journal device whose UUID is another\n"
+"                       filesystem's (its blocks overwrite this one; never\n"
+"                       implied by -f)\n"
 "  -q, --quiet          print nothing but errors (no progress either)\n"
 "  -v, --verbose        print the journal superblock and counters too\n"
 "  -y                   replay, as without it (fsck's \"yes\": jrecover never asks)\n"
@@ -236,51 +241,6 @@ static int run(struct cli *c)
 	return status;
 }
 
-/* Does path name the same file (or, for block devices, device) as st? */
-static int same_file(const struct stat *st, const char *path)
-{
-	struct stat b;
-
-	if (!path || stat(path, &b))
-		return 0;
-	if (S_ISBLK(st->st_mode) && S_ISBLK(b.st_mode))
-		return st->st_rdev == b.st_rdev;
-	return st->st_dev == b.st_dev && st->st_ino == b.st_ino;
-}
-
-/*
- * A file -z or -s is to write: it may not exist yet, or be a regular file
- * (or a symbolic link to one) other than the device, the journal or the
- * other option's file.  Anything else is refused before anything is
- * opened, so that nothing the operator named is touched.
- */
-static int check_out_path(const struct cli *c, const char *opt,
-			  const char *path, const char *other)
-{
-	const char *why = NULL;
-	struct stat st;
-
-	if (stat(path, &st)) {
-		if (!lstat(path, &st))
-			why = "is a symbolic link to nothing";
-		else
-			return 0;	/* created; other errors show then */
-	} else if (same_file(&st, c->device)) {
-		why = "is the filesystem itself";
-	} else if (same_file(&st, c->opts.journal_path)) {
-		why = "is the journal given with -j";
-	} else if (other && same_file(&st, other)) {
-		why = "is the file of both -z and -s";
-	} else if (!S_ISREG(st.st_mode)) {
-		why = "exists and is not a regular file";
-	}
-	if (!why)
-		return 0;
-	fprintf(stderr, "%s: %s %s: %s; nothing was written\n", prog, opt, path,
-		why);
-	return EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -295,6 +255,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "foreign-journal", no_argument, NULL, OPT_FOREIGN },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -310,6 +271,8 @@ int main(int argc, char **argv)
 	c.mmp.size = sizeof(c.mmp);
 	c.progress_fd = -1;
 	c.save_fd = -1;
+	c.undo_out.dirfd = -1;
+	c.lock_fd[0] = c.lock_fd[1] = -1;
 	if (argv[0] && strrchr(argv[0], '/'))
 		prog = strrchr(argv[0], '/') + 1;
 	else if (argv[0] && *argv[0])
@@ -364,6 +327,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			c.json = 1;
+			break;
+		case OPT_FOREIGN:
+			c.opts.flags |= RECOVER_FL_FOREIGN_JOURNAL;
 			break;
 		case 'V':
 			printf("%s %s (librecover %s, crc32c from %s)\n", prog,
@@ -425,20 +391,16 @@ int main(int argc, char **argv)
 	}
 	if (!c.dump_alone)
 		c.device = argv[optind];
-	if (c.save_path && strcmp(c.save_path, "-") &&
-	    check_out_path(&c, "-s", c.save_path, c.undo_path))
+	if (c.save_path && !strcmp(c.save_path, "-") &&
+	    isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: -s -: standard output is a terminal\n",
+			prog);
 		return EXIT_USAGE;
-	if (c.undo_path &&
-	    check_out_path(&c, "-z", c.undo_path,
-			   c.save_path && strcmp(c.save_path, "-") ?
-			   c.save_path : NULL))
-		return EXIT_USAGE;
+	}
+	status = check_outputs(&c);
+	if (status)
+		return status;
 	if (c.save_path && !strcmp(c.save_path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			fprintf(stderr, "%s: -s -: standard output is a terminal\n",
-				prog);
-			return EXIT_USAGE;
-		}
 		/* The journal goes to the real stdout; everything jrecover
 		 * says, the report included, to stderr. */
 		c.save_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -458,6 +420,10 @@ int main(int argc, char **argv)
 	c.opts.mmp = &c.mmp;
 	c.feat.size = sizeof(c.feat);
 	c.opts.features = &c.feat;
+	/* One run at a time on an image or a journal file (lock.c). */
+	status = lock_files(&c);
+	if (status)
+		return status;
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
 			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
@@ -483,7 +449,9 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	status = run(&c);
 	finish_undo(&c);
+	unlock_files(&c);
 	free(c.undo_tmp);
-	free(c.undo_target);
+	free(c.undo_tmpname);
+	outpath_free(&c.undo_out);
 	return status;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "librecover.h"
+#include "outpath.h"
 
 /* Exit codes, fsck style (jrecover(8)). */
 #define EXIT_CLEAN		0
@@ -34,8 +35,9 @@ struct cli {
 	const char	*save_path;
 	int		save_fd;	/* -s -: the journal's way to stdout */
 	const char	*undo_path;
-	char		*undo_target;	/* -z: the file FILE names */
+	struct outpath	undo_out;	/* -z: FILE resolved (paths.c) */
 	char		*undo_tmp;	/* the new undo file, renamed over it */
+	char		*undo_tmpname;	/* its name in undo_out's directory */
 	int		undo_existed;
 	int		json;
 	int		quiet;
@@ -55,6 +57,7 @@ struct cli {
 	struct recover_fs_features feat; /* features libext2fs does not know */
 	int		dump_alone;	/* device is a saved journal on its own */
 	int		plan_started;	/* -l: the "Replay plan" header is out */
+	int		lock_fd[2];	/* flock on the image and the journal */
 };
 
 extern const char *prog;		/* argv[0]'s last component */
@@ -118,6 +121,13 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st);
+
+/* lock.c */
+int lock_files(struct cli *c);
+void unlock_files(struct cli *c);
+
+/* paths.c */
+int check_outputs(struct cli *c);
 
 /* undo.c */
 int setup_undo(struct cli *c);

@@ -221,7 +221,7 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		       "included; needs_recovery is %s\n", prog, c->device,
 		       st->write_blocks, st->write_blocks == 1 ? "" : "s",
 		       st->write_bytes, st->needs_recovery ? "set" : "clear");
-	if (!dry && c->mmp.present)
+	if (!dry && c->mmp.present && c->mmp.written)
 		printf("%s: %s: MMP: waited %u s; the MMP block %s\n", prog,
 		       c->device, c->mmp.wait, c->mmp.released ?
 		       "is clean again" : "was not released");

@@ -28,37 +28,16 @@
  */
 int setup_undo(struct cli *c)
 {
-	const char *slash;
-	struct stat st;
 	errcode_t err;
-	size_t dirlen;
 	int fd;
 
-	if (!lstat(c->undo_path, &st) && S_ISLNK(st.st_mode))
-		c->undo_target = realpath(c->undo_path, NULL);
-	else
-		c->undo_target = strdup(c->undo_path);
-	if (!c->undo_target) {
-		com_err(prog, errno, "while resolving the undo file %s",
+	/* FILE was resolved and judged by check_outputs() (paths.c). */
+	c->undo_existed = c->undo_out.exists;
+	err = outpath_create_temp(&c->undo_out, &c->undo_tmp,
+				  &c->undo_tmpname, &fd);
+	if (err) {
+		com_err(prog, err, "while creating a new undo file next to %s",
 			c->undo_path);
-		return EXIT_ERROR;
-	}
-	c->undo_existed = !stat(c->undo_target, &st);
-	slash = strrchr(c->undo_target, '/');
-	dirlen = slash ? (size_t)(slash - c->undo_target) + 1 : 0;
-	if (asprintf(&c->undo_tmp, "%.*s.%s.XXXXXX", (int)dirlen,
-		     c->undo_target, c->undo_target + dirlen) < 0) {
-		c->undo_tmp = NULL;
-		com_err(prog, ENOMEM, "while setting up the undo file %s",
-			c->undo_path);
-		return EXIT_ERROR;
-	}
-	fd = mkostemp(c->undo_tmp, O_CLOEXEC);
-	if (fd < 0) {
-		com_err(prog, errno, "while creating a new undo file next to %s",
-			c->undo_path);
-		free(c->undo_tmp);
-		c->undo_tmp = NULL;
 		return EXIT_ERROR;
 	}
 	close(fd);
@@ -104,6 +83,8 @@ static int undo_has_blocks(const char *path)
  */
 void finish_undo(struct cli *c)
 {
+	errcode_t err;
+
 	if (!c->undo_tmp)
 		return;
 	if (!undo_has_blocks(c->undo_tmp)) {
@@ -116,8 +97,9 @@ void finish_undo(struct cli *c)
 	if (c->undo_existed && !c->quiet)
 		fprintf(stderr, "%s: replacing undo file %s\n", prog,
 			c->undo_path);
-	if (rename(c->undo_tmp, c->undo_target)) {
-		com_err(prog, errno, "while renaming the undo file %s to %s",
+	err = outpath_commit(&c->undo_out, c->undo_tmpname);
+	if (err) {
+		com_err(prog, err, "while renaming the undo file %s to %s",
 			c->undo_tmp, c->undo_path);
 		fprintf(stderr, "%s: e2undo %s %s undoes what this run wrote\n",
 			prog, c->undo_tmp, c->device);

@@ -20,7 +20,8 @@
 #  - files that are not journals: random bytes, an empty file, a dump cut
 #    inside its superblock, /dev/null: refused with exit 8, nothing written;
 #  - a dump of another filesystem (another UUID): refused with exit 8 and
-#    nothing written, replayed with -f (exit 1): exactly the blocks its log
+#    nothing written, with -f too (a refusal that names --foreign-journal,
+#    not -f), replayed with --foreign-journal (exit 1): exactly the blocks its log
 #    replays change, to what e2fsck writes replaying it on its own
 #    filesystem, and the target's journal and flags are left alone.
 # The dump files are never changed.
@@ -223,14 +224,24 @@ for fmt in 4k-64-v3 1k-32-none; do
 	jrecover -n -j "other-$fmt.dump" "$target"
 	[ "$RUN_RC" -eq 8 ] || fail "foreign-$fmt: jrecover -n exited $RUN_RC without -f, not 8"
 
+	# -f is not the way: a foreign journal needs its own option, and the
+	# refusal names that one, not -f.
 	jrecover -f -j "other-$fmt.dump" "$target"
+	[ "$RUN_RC" -eq 8 ] || fail "foreign-$fmt: jrecover -f exited $RUN_RC, not 8"
+	[ "$(sha256_of "$target")" = "$sum" ] || fail "foreign-$fmt: jrecover -f changed the image"
+	grep -q -- "--foreign-journal" "$SCRATCH/.run.out" ||
+		fail "foreign-$fmt: the refusal does not name --foreign-journal"
+	grep -q -- " -f\b" "$SCRATCH/.run.out" &&
+		fail "foreign-$fmt: the refusal advertises -f"
+
+	jrecover --foreign-journal -j "other-$fmt.dump" "$target"
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
-		fail "foreign-$fmt: jrecover -f exited $RUN_RC, not $(std_expect)"
+		fail "foreign-$fmt: jrecover --foreign-journal exited $RUN_RC, not $(std_expect)"
 	grep -q "left as they are" "$SCRATCH/.run.out" ||
 		fail "foreign-$fmt: jrecover did not say it left the journal alone"
 	"$IMGCMP" -l "target-$fmt.orig" "$target" > diffs
 	say "blocks changed: $(tr '\n' ' ' < diffs)"
-	[ -s diffs ] || fail "foreign-$fmt: jrecover -f changed nothing"
+	[ -s diffs ] || fail "foreign-$fmt: jrecover --foreign-journal changed nothing"
 	only_in want.tags diffs "foreign-$fmt: besides the blocks the log replays"
 	for b in $(cat want.tags); do
 		getblk "other-$fmt.e2fsck.img" "$b" > b.want

@@ -34,6 +34,10 @@
 #                        named
 #   dirdata              a replay on a filesystem with dirdata, which
 #                        libext2fs does not know: the line naming it
+#   refuse-undo-fs, refuse-save-other, refuse-foreign
+#                        -z onto another filesystem's image, -s onto a
+#                        file that is no dump (16), another filesystem's
+#                        dump, with -f (8)
 #
 # Each file holds the command, its stdout, its stderr and its exit status,
 # passed through tests/expected/filter.sed, which replaces what changes from
@@ -179,5 +183,15 @@ golden refuse-rofeature replica.img
 copy_img std.img dirdata.img
 "$SBFEATURE" dirdata.img incompat +0x1000 || die "sbfeature failed"
 golden dirdata dirdata.img
+# --- files a run must not replace, a journal it must not replay -------------------
+mkimg victim.img 16M
+printf 'notes\n' > notes.txt
+golden refuse-undo-fs -z victim.img std.img
+golden refuse-save-other -s notes.txt std.img
+mkimg other.img 16M -O 64bit,metadata_csum -U 0badc0de-1234-4567-89ab-0123456789ab
+std_workload other.img
+debugfs -R "dump <8> other.journal" other.img 2>/dev/null
+[ -s other.journal ] || die "debugfs did not dump other.img's journal"
+golden refuse-foreign -f -j other.journal std.img
 
 end_test

@@ -21,8 +21,9 @@
 #    -s FILE writes, and nothing else: the report (with the size and the
 #    sha256, which are those of the bytes) goes to standard error, and so
 #    does --json's object;
-#  - -s through a symbolic link to another file replaces that file and
-#    leaves the link; the copy has mode 0600;
+#  - -s through a symbolic link (one of our own) to an older dump replaces
+#    that file and leaves the link; the copy has mode 0600 (the files a run
+#    may replace at all, and links planted by others: outputs.sh);
 #  - recover_save() itself (through tests/crash/crashrun -S) refuses the
 #    image, links to it, a directory, a FIFO, the dump and the journal
 #    device (RECOVER_ET_SAVE_PATH) and touches nothing.
@@ -43,7 +44,11 @@ std_external ext.img ext.jdev
 mkimg_fmt clean.img
 # shellcheck disable=SC2086
 mkimg nojournal.img 16M $FMT_MKFS -O ^has_journal
-printf 'keep me\n' > keep.txt
+# KEEP is an undo file (e2undo's header at its start), so that -z may
+# replace it; old.journal and target.journal are dumps, for -s.
+printf 'E2UNDO02 keep me\n' > keep.txt
+debugfs -R "dump <8> clean.journal" clean.img 2>/dev/null
+[ -s clean.journal ] || die "debugfs did not dump the clean journal"
 ln -s img.img link.img
 ln img.img hard.img
 ln -s no-such-file dangling
@@ -178,7 +183,7 @@ for m in -n -i -l "-s new.journal"; do
 done
 
 NCASES=$((NCASES + 1))
-cp keep.txt old.journal
+cp clean.journal old.journal
 state > before
 jr s.out s.err -s old.journal nojournal.img
 [ "$RUN_RC" -eq 8 ] || fail "-s old.journal nojournal.img exited $RUN_RC, not 8"
@@ -218,7 +223,7 @@ grep -q "journal saved to saved.journal: $want\$" s.out ||
 
 # Through a symbolic link: the file it names is replaced, the link stays.
 NCASES=$((NCASES + 1))
-cp keep.txt target.journal
+cp clean.journal target.journal
 ln -s target.journal via.journal
 jr s.out s.err -s via.journal img.img
 [ "$RUN_RC" -eq 0 ] || fail "-s via a link exited $RUN_RC"

@@ -10,7 +10,9 @@
 #    from the wrong place shows;
 #  - an external journal (-j DEV -s FILE): FILE is the whole device;
 #  - a dump (-j DUMP -s FILE): FILE is a copy of the dump;
-#  - an existing FILE longer than the journal is truncated;
+#  - an existing FILE longer than the journal (an older dump: a journal
+#    superblock at its start) is replaced (anything else is refused:
+#    outputs.sh);
 #  - the image (and the journal device, and the dump) keep their sha256,
 #    the exit status is 0, and -q prints nothing;
 #  - a FILE that cannot be created, or an image without a journal, is an
@@ -57,8 +59,9 @@ for fmt in 4k-64-v3 1k-32-none; do
 	cmp -s "clean-$fmt.want" "log-$fmt.want" && die "std_workload wrote no journal"
 	save_case "log-$fmt" "$img"
 
-	# An existing, longer file is replaced.
-	mkdata "log-$fmt.save" 4096 1100 -s 3
+	# An existing, longer dump is replaced.
+	mkdata "pad-$fmt" 4096 100 -s 3
+	cat "clean-$fmt.want" "pad-$fmt" > "log-$fmt.save"
 	save_case "log-$fmt" "$img"
 
 	# -q: nothing on stdout or stderr.

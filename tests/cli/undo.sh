@@ -7,7 +7,8 @@
 # 4 KiB filesystems, with and without metadata_csum.  Also:
 #  - the replay through the undo io manager is still e2fsck's, byte for
 #    byte (imgcmp -s against e2fsck -y -E journal_only);
-#  - an existing file of that name is replaced;
+#  - an existing undo file of that name (e2undo's header at its start) is
+#    replaced (anything else is refused: outputs.sh);
 #  - with an external journal the undo file covers the filesystem, not the
 #    journal device: e2undo restores the filesystem, the device keeps its
 #    reset journal superblock;
@@ -47,8 +48,9 @@ undo_case() {
 	grep -q -- "-z $_case.dry.undo not used: -n writes nothing" "$SCRATCH/.run.out" ||
 		fail "$_case: -n -z does not say -z is not used"
 
-	# An old file of the same name is replaced.
-	mkdata "$_case.undo" 4096 4 -s 21
+	# An old undo file of the same name (e2undo's header) is replaced.
+	mkdata "$_case.old" 4096 4 -s 21
+	{ printf 'E2UNDO02'; cat "$_case.old"; } > "$_case.undo"
 	jrecover -z "$_case.undo" ${u_jdev:+-j "$u_jdev"} "$u_img"
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
 		fail "$_case: jrecover -z exited $RUN_RC, not $(std_expect)"

@@ -286,7 +286,8 @@ sum=$(tail -n 1 "$SCRATCH/.run.out")
 # Onto an existing file: that file is left exactly as it was, and the new
 # copy next to it is gone.
 NCASES=$((NCASES + 1))
-printf 'an older copy\n' > "$SCRATCH/old.dump"
+# An earlier dump (a journal superblock's magic and v2 block type first).
+printf '\300;9\230\0\0\0\004an older copy\n' > "$SCRATCH/old.dump"
 osum=$(sha256sum < "$SCRATCH/old.dump")
 run "$CRASHRUN" -S "$SCRATCH/old.dump" -s 3 big.img
 sum=$(tail -n 1 "$SCRATCH/.run.out")

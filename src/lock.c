@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lock.c -- one run at a time on a file: the image and the journal files
+ * (a dump, an external journal kept in a file) are locked with flock(2)
+ * for the whole run, exclusively by a run that may write, shared by one
+ * that only reads (-n, -i, -l, -s).  A second run is refused at once,
+ * naming the holder's pid as /proc/locks gives it.  Block devices are
+ * left to O_EXCL, which the library takes on them for a replay.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <et/com_err.h>
+
+#include "librecover.h"
+#include "jrecover.h"
+
+/*
+ * The pid /proc/locks gives for a flock lock on st's inode other than
+ * our own, or 0.  Its lines read "N: FLOCK ADVISORY WRITE PID
+ * MAJ:MIN:INODE START END" (device numbers in hex).
+ */
+static long lock_holder(const struct stat *st)
+{
+	char line[256], kind[16], mode[16];
+	unsigned int maj, min;
+	unsigned long long ino;
+	long pid, found = 0;
+	FILE *f = fopen("/proc/locks", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		/* Blocked waiters are listed as "N: -> FLOCK ...". */
+		if (strstr(line, "->"))
+			continue;
+		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", kind, mode,
+			   &pid, &maj, &min, &ino) != 6 || strcmp(kind, "FLOCK"))
+			continue;
+		if (ino == (unsigned long long)st->st_ino &&
+		    maj == major(st->st_dev) && min == minor(st->st_dev) &&
+		    pid != (long)getpid()) {
+			found = pid;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* What the holder runs, from /proc/PID/cmdline, into buf. */
+static void holder_cmd(long pid, char *buf, size_t size)
+{
+	char path[64];
+	size_t n, i;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	while (n && !buf[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = '\0';
+}
+
+/* Lock path (when a regular file) for the run; 0, or the exit status. */
+static int lock_one(struct cli *c, const char *path, int *fdp)
+{
+	int shared = !!(c->opts.flags & RECOVER_FL_DRY_RUN);
+	char cmd[200];
+	struct stat st;
+	long pid;
+	int fd;
+
+	*fdp = -1;
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;	/* the library reports what is wrong with it */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return 0;
+	if (!flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB)) {
+		*fdp = fd;
+		return 0;
+	}
+	if (errno != EWOULDBLOCK) {
+		/* A filesystem without flock (some network ones): go on
+		 * unlocked, as e2fsck would. */
+		close(fd);
+		return 0;
+	}
+	if (fstat(fd, &st))
+		st.st_ino = 0;
+	close(fd);
+	pid = lock_holder(&st);
+	fprintf(stderr, "%s: %s: locked by another run", prog, path);
+	if (pid) {
+		holder_cmd(pid, cmd, sizeof(cmd));
+		fprintf(stderr, " (pid %ld%s%s)", pid, *cmd ? ": " : "", cmd);
+	}
+	fprintf(stderr, "; nothing was written: wait for it to finish, then "
+		"run again\n");
+	return EXIT_ERROR;
+}
+
+int lock_files(struct cli *c)
+{
+	struct stat a, b;
+	int status = lock_one(c, c->device, &c->lock_fd[0]);
+
+	/* The same file twice is refused later, not by our own lock. */
+	if (!status && c->opts.journal_path &&
+	    !(c->lock_fd[0] >= 0 && !fstat(c->lock_fd[0], &a) &&
+	      !stat(c->opts.journal_path, &b) && a.st_dev == b.st_dev &&
+	      a.st_ino == b.st_ino))
+		status = lock_one(c, c->opts.journal_path, &c->lock_fd[1]);
+	return status;
+}
+
+void unlock_files(struct cli *c)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (c->lock_fd[i] >= 0)
+			close(c->lock_fd[i]);
+		c->lock_fd[i] = -1;
+	}
+}
