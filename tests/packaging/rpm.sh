@@ -48,13 +48,18 @@ FRESH_ROOT_TAR=${FRESH_ROOT_TAR:-/tmp/fresh-root.tar}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 work=$(mktemp -d /tmp/librecover-rpm.XXXXXX)
 root=$work/root
+# Nothing of the root is removed while something is mounted in it (the
+# /proc of the builds, or what a failed debootstrap left).
 cleanup() {
-	if mountpoint -q "$root/proc"; then
-		umount "$root/proc" || { echo "rpm.sh: $root/proc still mounted, $work kept"; return; }
-	fi
+	for m in dev/pts sys proc; do
+		if mountpoint -q "$root/$m" 2>/dev/null; then
+			umount "$root/$m" || { echo "rpm.sh: $root/$m still mounted, $work kept"; return; }
+		fi
+	done
 	rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
 
 echo "=== make dist"
 src=$work/src
@@ -112,7 +117,7 @@ else
 	bad "rpmbuild -ta failed"
 	finish
 fi
-rel=$(inroot rpm -qp --qf '%{RELEASE}' /root/rpmbuild/SRPMS/librecover-"$version"-*.src.rpm)
+rel=$(inroot sh -c "rpm -qp --qf '%{RELEASE}' /root/rpmbuild/SRPMS/librecover-$version-*.src.rpm")
 arch=$(inroot rpm -E '%_arch')
 isa=$(inroot rpm -E '%{?_isa}')
 rpmdir=/root/rpmbuild/RPMS/$arch
