@@ -10,7 +10,9 @@
 #   bash contrib/install-deps.sh --tests       also the test suite's tools
 #                                              (contrib/run-tests.sh)
 #   bash contrib/install-deps.sh --packaging   also the Debian packaging tools
-#                                              (tests/packaging/debian.sh)
+#                                              (tests/packaging/debian.sh), and
+#                                              debootstrap for the fresh root
+#                                              of tests/packaging/rpm.sh
 #
 # This is the one list of packages: the README, contrib/run-tests.sh,
 # contrib/demo.sh, tests/packaging/debian.sh and .ci/run all call it.
@@ -47,13 +49,15 @@ TEST_PACKAGES=(
 )
 PACKAGING_PACKAGES=(
 	build-essential dpkg-dev debhelper fakeroot lintian
+	# tests/packaging/rpm.sh: a fresh root, where rpm itself goes
+	debootstrap
 )
 
 for arg in "$@"; do
 	case $arg in
 	--tests) PACKAGES+=("${TEST_PACKAGES[@]}") ;;
 	--packaging) PACKAGES+=("${PACKAGING_PACKAGES[@]}") ;;
-	-h|--help) sed -n '4,16p' "$0"; exit 0 ;;
+	-h|--help) sed -n '4,18p' "$0"; exit 0 ;;
 	*) echo "usage: $0 [--tests] [--packaging]" >&2; exit 16 ;;
 	esac
 done

@@ -45,7 +45,19 @@ typedef struct recover_struct *recover_t;
  * unset size).  The events a recover_event_fn receives carry the library's
  * size: read a field only if it lies within ev->size.
  */
+#ifndef __cplusplus
 #define RECOVER_INIT(type)	{ .size = sizeof(type) }
+#else
+/* C++ before C++20 has no designated initializers: a zeroed copy with size
+ * set, from a helper that is inline and so no part of the library's ABI. */
+extern "C++" template <typename T> inline T recover_init_value()
+{
+	T v = T();
+	v.size = sizeof(T);
+	return v;
+}
+#define RECOVER_INIT(type)	(recover_init_value<type>())
+#endif
 
 /* recover_options.flags */
 #define RECOVER_FL_DRY_RUN	0x0001	/* read and check everything, write nothing */
@@ -197,7 +209,9 @@ struct recover_options {
 	 * dump (journal_path) are always opened with unix_io_manager, so an
 	 * undo file covers the filesystem device only.
 	 */
-	io_manager	io_manager;
+	struct struct_io_manager *io_manager; /* an io_manager: in C++ the
+					 * typedef's name cannot also be the
+					 * field's */
 	recover_progress_fn progress;
 	void		*progress_data;
 	/*

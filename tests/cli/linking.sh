@@ -7,14 +7,17 @@
 #    librecover.pc in lib/pkgconfig/ and no libtool archive (.la), a man
 #    page for each exported function (a .so link to librecover(3)), and
 #    the version configure put in the man pages;
-#  - contrib/fsck-example.c builds with exactly the command its header and
+#  - make install puts contrib/fsck-example.c in $(docdir)/examples, and
+#    that installed copy builds with exactly the command its header and
 #    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
 #    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
 #    error_message() callers use), and replays a journal (exit 1, then 0);
 #  - a C++ program including <librecover.h> compiles and links with g++
 #    (the com_err header sits inside the extern "C" block) and, after the
 #    two table initialisations librecover(3) asks for, error_message()
-#    knows both librecover's and libext2fs's codes.
+#    knows both librecover's and libext2fs's codes;
+#  - `make uninstall DESTDIR=...` then leaves no file behind (libraries,
+#    .so links, man page links, completion and example included).
 # The installed tree's prefix is moved into the scratch directory by
 # rewriting the prefix= line of a copy of librecover.pc, as a package built
 # with another --prefix would have it.
@@ -81,7 +84,14 @@ grep -q 'cc prog.c $(pkg\\-config \\-\\-cflags \\-\\-libs librecover)' \
 	fail "librecover(3) does not give the build command tested here"
 
 NCASES=$((NCASES + 1))
-cp "$top_srcdir/contrib/fsck-example.c" .
+example=$(find "$ROOT/share/doc" -path '*/examples/fsck-example.c' 2>/dev/null | head -n 1)
+if [ -z "$example" ]; then
+	fail "fsck-example.c is not installed in \$(docdir)/examples"
+	example=$top_srcdir/contrib/fsck-example.c
+elif ! cmp -s "$example" "$top_srcdir/contrib/fsck-example.c"; then
+	fail "the installed $example is not contrib/fsck-example.c"
+fi
+cp "$example" .
 # shellcheck disable=SC2086
 run "$CC" $XFLAGS -o fsck-example fsck-example.c $flags $XLDFLAGS ||
 	fail "fsck-example.c does not build with the documented command"
@@ -122,5 +132,12 @@ if [ -x cxx ]; then
 	grep -q "^version $(sed -n 's/^Version: //p' pc/librecover.pc)\$" \
 		"$SCRATCH/.run.out" || fail "recover_version() is not the .pc's Version"
 fi
+
+NCASES=$((NCASES + 1))
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -C "$top_builddir" uninstall DESTDIR="$DEST" ||
+	fail "make uninstall DESTDIR=$DEST failed"
+left=$(find "$DEST" ! -type d | sed "s|^$DEST||")
+[ -z "$left" ] || fail "make uninstall leaves $(echo $left)"
 
 end_test

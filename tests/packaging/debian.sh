@@ -10,9 +10,10 @@
 #  3. apt installs the three; /sbin/jrecover --version runs, and replays a
 #     sample image (exit 1, then 0 on a second run, and e2fsck -fn finds
 #     it clean, with the file the journal held in place);
-#  4. contrib/fsck-example.c builds against the installed librecover-dev
-#     with the documented command, cc fsck-example.c $(pkg-config --cflags
-#     --libs librecover), and replays another copy;
+#  4. the fsck-example.c librecover-dev installs (in
+#     /usr/share/doc/librecover-dev/examples, the same as contrib's) builds
+#     against it with the documented command, cc fsck-example.c
+#     $(pkg-config --cflags --libs librecover), and replays another copy;
 #  5. the packages are removed again (purged) unless they were installed
 #     before the test.
 # .ci/run runs it; in a brand-new Debian 12 root it needs nothing but git,
@@ -123,15 +124,21 @@ else
 fi
 
 echo "=== cc fsck-example.c \$(pkg-config --cflags --libs librecover)"
-cp "$top/contrib/fsck-example.c" .
+example=/usr/share/doc/librecover-dev/examples/fsck-example.c
+if cmp -s "$example" "$top/contrib/fsck-example.c"; then
+	ok "librecover-dev installs contrib/fsck-example.c as $example"
+else
+	bad "librecover-dev does not install contrib/fsck-example.c as $example"
+fi
+cp "$example" .
 # shellcheck disable=SC2046
 if cc -o fsck-example fsck-example.c $(pkg-config --cflags --libs librecover); then
-	ok "contrib/fsck-example.c builds against librecover-dev"
+	ok "the installed fsck-example.c builds against librecover-dev"
 	./fsck-example example.img; rc=$?
 	[ "$rc" -eq 1 ] && ok "fsck-example replayed a copy (exit 1)" ||
 		bad "fsck-example exited $rc, not 1"
 else
-	bad "contrib/fsck-example.c does not build against librecover-dev"
+	bad "the installed fsck-example.c does not build against librecover-dev"
 fi
 
 echo "$pass passed, $failed failed"
