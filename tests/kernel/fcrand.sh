@@ -63,9 +63,10 @@ seed_fail() {
 	[ -n "$SEED_REASON" ] || SEED_REASON=$*
 }
 
-# first_line FILE: FILE's first line, for a reason.
+# first_line FILE: FILE's first line not about orphans (else its first),
+# for a reason.
 first_line() {
-	head -n 1 "$1"
+	{ grep -iv orphan "$1"; cat "$1"; } | head -n 1
 }
 
 fc_seed() {
@@ -109,7 +110,8 @@ fc_seed() {
 	copy_img "$_b.img" "$_b.jr.img"
 	jrecover "$_b.jr.img"
 	if [ "$RUN_RC" -ne 1 ]; then
-		seed_fail "jrecover exited $RUN_RC, not 1: $(grep -v '^$' "$SCRATCH/.run.out" | tail -n 1)"
+		seed_fail "jrecover exited $RUN_RC, not 1: $(grep -v '^$' "$SCRATCH/.run.out" |
+			head -n 1 | sed 's/^jrecover: [^:]*: //')"
 		return
 	fi
 

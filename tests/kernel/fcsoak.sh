@@ -39,7 +39,7 @@ while [ "$i" -lt "$N" ]; do
 	s=$((S + i))
 	i=$((i + 1))
 	log=$LOGS/seed-$s.log
-	FCRAND_SEEDS=$s JR_TESTNAME=fcsoak sh "$top_srcdir/tests/kernel/fcrand.sh" \
+	FCRAND_SEEDS=$s JR_TESTNAME=fcsoak-$$ sh "$top_srcdir/tests/kernel/fcrand.sh" \
 		> "$log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
