@@ -158,7 +158,11 @@ fc_seed() {
 		sed 's/^/    /' "$_b.tree.diff" | head -n 60
 		_n=$(grep -c '^[-+][^-+]' "$_b.tree.diff")
 		_p=$(grep '^[-+][^-+]' "$_b.tree.diff" | head -n 1 | cut -d' ' -f1)
-		seed_fail "trees differ ($_n lines; first ${_p#[-+]})"
+		_w=
+		if [ "$_jrc" -eq 0 ] && [ "$_krc" -ne 0 ]; then
+			_w="; e2fsck -fn is clean after jrecover, not after the kernel"
+		fi
+		seed_fail "trees differ ($_n lines; first ${_p#[-+]}$_w)"
 		if [ -n "${FCRAND_LIVE:-}" ] && cmp -s "$_b.live.tree" "$_b.jr.tree"
 		then
 			say "(report) seed $1: jrecover's tree is the one before the shutdown"
