@@ -35,6 +35,8 @@ mkdir -p "$LOGS" || exit 99
 pass=0
 failed=0
 i=0
+# Stopped early: the count so far, in the same form.
+trap 'echo "$pass passed, $failed failed (stopped before seed $((S + i)) was done)"; exit 130' INT TERM
 while [ "$i" -lt "$N" ]; do
 	s=$((S + i))
 	i=$((i + 1))
