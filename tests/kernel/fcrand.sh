@@ -114,7 +114,12 @@ fc_seed() {
 	copy_img "$_b.img" "$_b.jr.img"
 	jrecover "$_b.jr.img"
 	if [ "$RUN_RC" -ne 1 ]; then
-		seed_fail "jrecover exited $RUN_RC, not 1: $(grep -v '^$' "$SCRATCH/.run.out" |
+		# A refusal must at least have written nothing.
+		_w=
+		if [ "$RUN_RC" -eq 8 ] && ! cmp -s "$_b.img" "$_b.jr.img"; then
+			_w=" (and it wrote to the image)"
+		fi
+		seed_fail "jrecover exited $RUN_RC, not 1$_w: $(grep -v '^$' "$SCRATCH/.run.out" |
 			head -n 1 | sed 's/^jrecover: [^:]*: //')"
 		return
 	fi
