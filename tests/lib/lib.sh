@@ -30,7 +30,9 @@ fi
 LC_ALL=C
 export LC_ALL
 
-TESTNAME=$(basename "$0" .sh)
+# JR_TESTNAME: another name for the scratch directory (a harness running
+# one test many times, e.g. tests/kernel/fcsoak.sh).
+TESTNAME=${JR_TESTNAME:-$(basename "$0" .sh)}
 SCRATCH=$top_builddir/tests/integration/tmp/$TESTNAME
 JRECOVER=${JRECOVER:-$top_builddir/src/jrecover}
 JWRITE=${JWRITE:-$top_builddir/tests/jwrite/jwrite}

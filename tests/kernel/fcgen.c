@@ -1,0 +1,1017 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fcgen -- seeded random fast-commit workloads for tests/kernel/fcrand.sh.
+ *
+ * From one seed it derives a filesystem (mke2fs options) and a sequence of
+ * operations on it; the same seed gives the same options and the same
+ * sequence on every run (not the same kernel timing).  The generator keeps
+ * a model of the tree it made (directories, names, which names are links
+ * of one inode, sizes), so every operation it picks is one that succeeds
+ * and the run does not depend on directory order or on the kernel's state.
+ *
+ * usage:
+ *   fcgen mkfs SEED      print "SIZE MKE2FS_OPTIONS..." for the seed's
+ *                        filesystem, on one line
+ *   fcgen describe SEED  print the seed's filesystem and workload profile in
+ *                        words, on one line
+ *   fcgen run SEED DIR   run the seed's operations in DIR (the mount point
+ *                        of a fresh filesystem made from "fcgen mkfs SEED"),
+ *                        one line per operation on stdout; the last line
+ *                        says how many there were and whether the last
+ *                        change was fsynced
+ *
+ * Operations: create (empty, small or large), write at an offset (holes
+ * before it), append, truncate up and down, hard link (also into another
+ * directory), unlink, rename (also over an existing name, also of a
+ * directory), mkdir (with or without an fsync of its parent), rmdir,
+ * symlink (fast and slow), fallocate (allocating and KEEP_SIZE), punch
+ * hole, zero range, chmod, a burst of many names in one directory (the
+ * directory grows blocks and, with dir_index, an htree), and now and then
+ * setxattr (which makes the running transaction fast-commit ineligible:
+ * a full commit).  After each operation, at random, an fsync or fdatasync
+ * of what it changed (or of its directory), or nothing.  The number of
+ * operations is random too: the shutdown comes after the last one.
+ *
+ * Exit status: 0, 1 when an operation fails unexpectedly, 2 usage error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+/* ---- the random stream (splitmix64) ------------------------------------ */
+
+static uint64_t rng_state;
+
+static uint64_t rnd64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A number in [0, n). */
+static uint64_t rnd(uint64_t n)
+{
+	return n ? rnd64() % n : 0;
+}
+
+/* A number in [lo, hi]. */
+static long long between(long long lo, long long hi)
+{
+	return lo + (long long)rnd((uint64_t)(hi - lo + 1));
+}
+
+/* True with probability pct/100. */
+static int chance(unsigned int pct)
+{
+	return rnd(100) < pct;
+}
+
+static void seed_stream(unsigned long long seed, uint64_t which)
+{
+	rng_state = seed * 0x2545f4914f6cdd1dULL + which;
+	(void)rnd64();
+}
+
+/* ---- the filesystem of a seed -------------------------------------------- */
+
+struct fsconf {
+	unsigned int bs;		/* 1024 or 4096 */
+	int csum;			/* metadata_csum */
+	int uninit;			/* uninit_bg (only without csum) */
+	int bit64;
+	int flex;
+	int inline_data;
+	int bigalloc;
+	int meta_bg;			/* with ^resize_inode */
+	int dir_index;
+	int orphan_file;
+	unsigned int fc_kib;		/* fast_commit_size, 0 = default */
+	unsigned int size_mib;
+};
+
+static void fs_of(unsigned long long seed, struct fsconf *c)
+{
+	seed_stream(seed, 1);
+	memset(c, 0, sizeof(*c));
+	c->bs = chance(50) ? 1024 : 4096;
+	c->csum = chance(60);
+	c->uninit = !c->csum && chance(50);
+	c->bit64 = chance(60);
+	c->flex = chance(75);
+	c->inline_data = chance(25);
+	c->bigalloc = chance(15);
+	c->meta_bg = !c->bigalloc && chance(15);
+	c->dir_index = chance(90);
+	c->orphan_file = chance(20);
+	switch (rnd(4)) {
+	case 0: c->fc_kib = 0; break;
+	case 1: c->fc_kib = 64; break;
+	case 2: c->fc_kib = 256; break;
+	default: c->fc_kib = 1024; break;
+	}
+	c->size_mib = c->bigalloc ? 128 : 64;
+}
+
+static void print_mkfs(const struct fsconf *c)
+{
+	printf("%uM -b %u", c->size_mib, c->bs);
+	if (c->bigalloc)
+		printf(" -C %u", c->bs * 16);
+	printf(" -O fast_commit,extent,%smetadata_csum,%suninit_bg,%s64bit,"
+	       "%sflex_bg,%sinline_data,%sbigalloc,%smeta_bg,%sresize_inode,"
+	       "%sdir_index,%sorphan_file",
+	       c->csum ? "" : "^", c->uninit ? "" : "^", c->bit64 ? "" : "^",
+	       c->flex ? "" : "^", c->inline_data ? "" : "^",
+	       c->bigalloc ? "" : "^", c->meta_bg ? "" : "^",
+	       c->meta_bg ? "^" : "", c->dir_index ? "" : "^",
+	       c->orphan_file ? "" : "^");
+	if (c->fc_kib)
+		printf(" -J size=%u,fast_commit_size=%u",
+		       c->bs == 1024 ? 4 : 8, c->fc_kib);
+	putchar('\n');
+}
+
+/* ---- the workload profile of a seed ------------------------------------ */
+
+enum op {
+	OP_CREATE, OP_WRITE, OP_APPEND, OP_TRUNC, OP_LINK, OP_UNLINK,
+	OP_RENAME, OP_MKDIR, OP_RMDIR, OP_SYMLINK, OP_FALLOC, OP_PUNCH,
+	OP_ZERO, OP_CHMOD, OP_MANY, OP_XATTR, OP_RENAMEDIR, OP_COUNT
+};
+
+static const char *const op_names[OP_COUNT] = {
+	"create", "write", "append", "truncate", "link", "unlink", "rename",
+	"mkdir", "rmdir", "symlink", "fallocate", "punch", "zero", "chmod",
+	"many", "setxattr", "renamedir"
+};
+
+/* Weights before the seed scales them. */
+static const unsigned int base_weight[OP_COUNT] = {
+	[OP_CREATE] = 14, [OP_WRITE] = 14, [OP_APPEND] = 10, [OP_TRUNC] = 8,
+	[OP_LINK] = 6, [OP_UNLINK] = 7, [OP_RENAME] = 7, [OP_MKDIR] = 5,
+	[OP_RMDIR] = 2, [OP_SYMLINK] = 4, [OP_FALLOC] = 5, [OP_PUNCH] = 4,
+	[OP_ZERO] = 3, [OP_CHMOD] = 2, [OP_MANY] = 1, [OP_XATTR] = 1,
+	[OP_RENAMEDIR] = 1
+};
+
+struct profile {
+	unsigned int weight[OP_COUNT];
+	unsigned int total;
+	unsigned int nops;
+	unsigned int fsync_pct;		/* chance an op is fsynced */
+	unsigned int fdatasync_pct;	/* of those, fdatasync instead */
+	unsigned int dirsync_pct;	/* a name's change: fsync its directory */
+	unsigned int tail;		/* the last ops: no full commit asked */
+};
+
+static void profile_of(unsigned long long seed, struct profile *p)
+{
+	unsigned int i;
+
+	seed_stream(seed, 2);
+	p->total = 0;
+	for (i = 0; i < OP_COUNT; i++) {
+		/* Each weight scaled by 0, 1/2, 1, 2 or 3: some seeds lean
+		 * on a few kinds of change, some never make one. */
+		static const unsigned int scale2[] = { 0, 1, 2, 2, 4, 6 };
+
+		p->weight[i] = base_weight[i] * scale2[rnd(6)];
+		if (i == OP_CREATE || i == OP_WRITE)
+			p->weight[i] += 4;
+		p->total += p->weight[i];
+	}
+	p->nops = (unsigned int)between(20, 320);
+	p->fsync_pct = (unsigned int)(chance(30) ? 100 : between(40, 95));
+	p->fdatasync_pct = (unsigned int)between(0, 30);
+	{
+		static const unsigned int dirsync[] = { 5, 20, 50, 90 };
+
+		p->dirsync_pct = dirsync[rnd(4)];
+	}
+	p->tail = chance(50) ? (unsigned int)between(1, 40) : 0;
+	if (p->tail > p->nops)
+		p->tail = p->nops;
+}
+
+/* ---- the model -------------------------------------------------------- */
+
+#define MAXDIRS 512
+#define MAXNAMES 8192
+#define MAXOBJS 8192
+#define MAXFILE (8LL << 20)
+
+struct dir {
+	int parent;			/* -1 for the root */
+	char leaf[64];
+	int alive;
+};
+
+struct obj {
+	int symlink;
+	long long size;
+	int nlink;
+};
+
+struct name {
+	int dir;
+	char leaf[240];
+	int obj;			/* -1: a free slot */
+};
+
+static struct dir dirs[MAXDIRS];
+static int ndirs;
+static struct obj objs[MAXOBJS];
+static int nobjs;
+static struct name names[MAXNAMES];
+static int nnames;
+static unsigned int counter;
+static unsigned long long g_seed;
+static unsigned int g_op;
+static const struct fsconf *g_fs;
+
+/* buf = a "/" b; paths here stay far below PATH_MAX (the model's depth
+ * and leaf lengths are bounded), so too long is a bug of the model. */
+static void join(char *buf, size_t len, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + 1 + lb + 1 > len) {
+		fprintf(stderr, "fcgen: path too long\n");
+		exit(1);
+	}
+	memmove(buf, a, la);
+	buf[la] = '/';
+	memcpy(buf + la + 1, b, lb + 1);
+}
+
+static void dir_path(int d, char *buf, size_t len)
+{
+	char tmp[4096];
+
+	if (d <= 0) {
+		snprintf(buf, len, ".");
+		return;
+	}
+	dir_path(dirs[d].parent, tmp, sizeof(tmp));
+	join(buf, len, tmp, dirs[d].leaf);
+}
+
+static void name_path(int n, char *buf, size_t len)
+{
+	char tmp[4096];
+
+	dir_path(names[n].dir, tmp, sizeof(tmp));
+	join(buf, len, tmp, names[n].leaf);
+}
+
+static int fail(const char *what, const char *path)
+{
+	printf("FAILED %s %s: %s\n", what, path, strerror(errno));
+	fflush(stdout);
+	fprintf(stderr, "fcgen: seed %llu op %u: %s %s: %s\n", g_seed, g_op,
+		what, path, strerror(errno));
+	exit(1);
+}
+
+static void logop(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%u ", g_op);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static int live_dir(void)
+{
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		int d = (int)rnd((uint64_t)ndirs);
+
+		if (dirs[d].alive)
+			return d;
+	}
+	return 0;
+}
+
+/* A live name (of a file, or with symlinks=1 of anything), or -1. */
+static int live_name(int symlinks)
+{
+	int tries;
+
+	if (!nnames)
+		return -1;
+	for (tries = 0; tries < 64; tries++) {
+		int n = (int)rnd((uint64_t)nnames);
+
+		if (names[n].obj >= 0 &&
+		    (symlinks || !objs[names[n].obj].symlink))
+			return n;
+	}
+	return -1;
+}
+
+static int dir_entries(int d)
+{
+	int i, n = 0;
+
+	for (i = 1; i < ndirs; i++)
+		n += dirs[i].alive && dirs[i].parent == d;
+	for (i = 0; i < nnames; i++)
+		n += names[i].obj >= 0 && names[i].dir == d;
+	return n;
+}
+
+/* d is a (descendant of) a */
+static int under(int d, int a)
+{
+	for (; d > 0; d = dirs[d].parent)
+		if (d == a)
+			return 1;
+	return a == 0;
+}
+
+static int new_name_slot(void)
+{
+	int i;
+
+	if (nnames < MAXNAMES)
+		return nnames++;
+	for (i = 0; i < nnames; i++)
+		if (names[i].obj < 0)
+			return i;
+	return -1;
+}
+
+static void new_leaf(char *buf, size_t len, char kind)
+{
+	unsigned int l = chance(15) ? (unsigned int)between(30, 200) : 0;
+	int n = snprintf(buf, len, "%c%u", kind, ++counter);
+
+	while (n < (int)l && n + 1 < (int)len) {
+		buf[n++] = (char)('a' + rnd(26));
+		buf[n] = 0;
+	}
+}
+
+/* ---- the operations ----------------------------------------------------- */
+
+static void fill(unsigned char *buf, size_t len, uint64_t off)
+{
+	uint64_t x = g_seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)g_op << 32) ^ off;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (!(i & 7)) {
+			x ^= x >> 12;
+			x ^= x << 25;
+			x ^= x >> 27;
+		}
+		buf[i] = (unsigned char)((x * 0x2545f4914f6cdd1dULL) >> (8 * (i & 7)));
+	}
+}
+
+static void write_at(int fd, const char *path, long long off, long long len)
+{
+	static unsigned char buf[65536];
+
+	while (len > 0) {
+		size_t n = len < (long long)sizeof(buf) ? (size_t)len : sizeof(buf);
+
+		fill(buf, n, (uint64_t)off);
+		if (pwrite(fd, buf, n, (off_t)off) != (ssize_t)n)
+			fail("pwrite", path);
+		off += (long long)n;
+		len -= (long long)n;
+	}
+}
+
+static int live_name(int symlinks);
+
+/*
+ * After an operation, at random: nothing, or an fsync (fdatasync) of the
+ * file it changed (fd, or path when fd is -1; NULL for a symlink), or of
+ * its directory (dirpath, NULL if none), or of another file.  An fsync of
+ * a directory is a full commit; of a file, a fast commit that carries
+ * every change tracked since the last commit (new and removed names
+ * included), unless something in the transaction is ineligible.
+ */
+static void maybe_sync(const struct profile *p, int fd, const char *path,
+		       const char *dirpath)
+{
+	char other[4400];
+	int data = chance(p->fdatasync_pct);
+	int own = -1;
+	const char *what = path;
+
+	if (!chance(p->fsync_pct)) {
+		printf(" nosync\n");
+		return;
+	}
+	if (dirpath && chance(fd >= 0 ? 10 : p->dirsync_pct)) {
+		what = dirpath;
+		data = 0;
+	} else if (fd >= 0 && !chance(5)) {
+		what = NULL;
+	} else if (!path || chance(30)) {
+		int n = live_name(0);
+
+		if (n >= 0) {
+			name_path(n, other, sizeof(other));
+			what = other;
+		} else {
+			what = dirpath ? dirpath : ".";
+			data = 0;
+		}
+	}
+	if (what) {
+		own = open(what, O_RDONLY);
+		if (own < 0)
+			fail("open", what);
+		fd = own;
+	} else {
+		what = path;
+	}
+	if (data ? fdatasync(fd) : fsync(fd))
+		fail(data ? "fdatasync" : "fsync", what);
+	printf(" %s %s\n", data ? "fdatasync" : "fsync", what);
+	if (own >= 0)
+		close(own);
+}
+
+static long long pick_len(void)
+{
+	switch (rnd(6)) {
+	case 0: return between(1, 100);
+	case 1: return between(1, 4096);
+	case 2: return between(4096, 20000);
+	case 3: return between(1, 65536);
+	case 4: return 4096 * between(1, 16);
+	default: return between(20000, 262144);
+	}
+}
+
+static long long pick_off(long long size)
+{
+	switch (rnd(5)) {
+	case 0: return 0;
+	case 1: return size ? (long long)rnd((uint64_t)size) : 0;
+	case 2: return size + between(0, 65536);
+	case 3: return 4096 * (long long)rnd((uint64_t)(size / 4096 + 8));
+	default: return between(0, 4LL << 20);
+	}
+}
+
+static int add_name(int d, const char *leaf, int o)
+{
+	int n = new_name_slot();
+
+	if (n < 0)
+		return -1;
+	names[n].dir = d;
+	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
+	names[n].obj = o;
+	objs[o].nlink++;
+	return n;
+}
+
+static void drop_name(int n)
+{
+	objs[names[n].obj].nlink--;
+	names[n].obj = -1;
+}
+
+static int op_create(const struct profile *p)
+{
+	char dp[4096], path[4400], leaf[240];
+	int d = live_dir(), fd, n;
+	long long len = chance(30) ? 0 : pick_len();
+
+	if (nobjs >= MAXOBJS)
+		return 0;
+	if (chance(15))
+		len = between(1, 60);	/* fits inline */
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'f');
+	join(path, sizeof(path), dp, leaf);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		fail("create", path);
+	objs[nobjs].symlink = 0;
+	objs[nobjs].size = len;
+	objs[nobjs].nlink = 0;
+	n = add_name(d, leaf, nobjs++);
+	if (n < 0)
+		return 0;
+	write_at(fd, path, 0, len);
+	logop("create %s %lld", path, len);
+	maybe_sync(p, fd, path, dp);
+	close(fd);
+	return 1;
+}
+
+static int op_write(const struct profile *p, int append)
+{
+	char path[4400];
+	int n = live_name(0), fd;
+	struct obj *o;
+	long long off, len;
+
+	if (n < 0)
+		return 0;
+	o = &objs[names[n].obj];
+	off = append ? o->size : pick_off(o->size);
+	len = pick_len();
+	if (off + len > MAXFILE)
+		return 0;
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_WRONLY | (append ? O_APPEND : 0));
+	if (fd < 0)
+		fail("open", path);
+	write_at(fd, path, off, len);
+	if (off + len > o->size)
+		o->size = off + len;
+	logop("%s %s %lld %lld", append ? "append" : "write", path, off, len);
+	maybe_sync(p, fd, path, NULL);
+	close(fd);
+	return 1;
+}
+
+static int op_trunc(const struct profile *p)
+{
+	char path[4400];
+	int n = live_name(0), fd;
+	struct obj *o;
+	long long to;
+
+	if (n < 0)
+		return 0;
+	o = &objs[names[n].obj];
+	if (chance(50) && o->size)
+		to = (long long)rnd((uint64_t)o->size);
+	else
+		to = o->size + pick_len();
+	if (chance(20))
+		to &= ~4095LL;
+	if (to > MAXFILE)
+		return 0;
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open", path);
+	if (ftruncate(fd, to))
+		fail("ftruncate", path);
+	logop("truncate %s %lld -> %lld", path, o->size, to);
+	o->size = to;
+	maybe_sync(p, fd, path, NULL);
+	close(fd);
+	return 1;
+}
+
+static int op_link(const struct profile *p)
+{
+	char from[4400], dp[4096], to[4400], leaf[240];
+	int n = live_name(1), d = chance(50) && n >= 0 ? names[n].dir : live_dir();
+
+	if (n < 0 || objs[names[n].obj].nlink >= 20)
+		return 0;
+	name_path(n, from, sizeof(from));
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'h');
+	join(to, sizeof(to), dp, leaf);
+	if (link(from, to))
+		fail("link", to);
+	if (add_name(d, leaf, names[n].obj) < 0)
+		return 0;
+	logop("link %s %s", from, to);
+	maybe_sync(p, -1, objs[names[n].obj].symlink ? NULL : to, dp);
+	return 1;
+}
+
+static int op_unlink(const struct profile *p)
+{
+	char path[4400], dp[4096];
+	int n = live_name(1);
+
+	if (n < 0)
+		return 0;
+	name_path(n, path, sizeof(path));
+	dir_path(names[n].dir, dp, sizeof(dp));
+	if (unlink(path))
+		fail("unlink", path);
+	logop("unlink %s", path);
+	drop_name(n);
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
+static int op_rename(const struct profile *p)
+{
+	char from[4400], to[4400], dp[4096], leaf[240];
+	int n = live_name(1), t = -1, d;
+
+	if (n < 0)
+		return 0;
+	if (chance(35)) {
+		t = live_name(1);
+		if (t < 0 || t == n || names[t].obj == names[n].obj)
+			t = -1;
+	}
+	name_path(n, from, sizeof(from));
+	if (t >= 0) {
+		d = names[t].dir;
+		snprintf(leaf, sizeof(leaf), "%s", names[t].leaf);
+	} else {
+		d = chance(50) ? names[n].dir : live_dir();
+		new_leaf(leaf, sizeof(leaf), 'r');
+	}
+	dir_path(d, dp, sizeof(dp));
+	join(to, sizeof(to), dp, leaf);
+	if (rename(from, to))
+		fail("rename", from);
+	logop("rename %s %s%s", from, to, t >= 0 ? " (over)" : "");
+	if (t >= 0)
+		drop_name(t);
+	names[n].dir = d;
+	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
+	maybe_sync(p, -1, objs[names[n].obj].symlink ? NULL : to, dp);
+	return 1;
+}
+
+static int op_mkdir(const struct profile *p)
+{
+	char dp[4096], path[4400];
+	int d = live_dir(), fd;
+
+	if (ndirs >= MAXDIRS)
+		return 0;
+	dir_path(d, dp, sizeof(dp));
+	dirs[ndirs].parent = d;
+	dirs[ndirs].alive = 1;
+	snprintf(dirs[ndirs].leaf, sizeof(dirs[ndirs].leaf), "d%u", ++counter);
+	join(path, sizeof(path), dp, dirs[ndirs].leaf);
+	if (mkdir(path, 0755))
+		fail("mkdir", path);
+	ndirs++;
+	logop("mkdir %s", path);
+	if (chance(p->dirsync_pct)) {
+		/* The parent's fsync, then maybe the new one's too. */
+		fd = open(dp, O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || fsync(fd))
+			fail("fsync", dp);
+		close(fd);
+		printf(" fsync %s", dp);
+	}
+	maybe_sync(p, -1, NULL, path);
+	return 1;
+}
+
+static int op_rmdir(const struct profile *p)
+{
+	char path[4400], dp[4096];
+	int tries, d = -1;
+
+	for (tries = 0; tries < 16 && d < 0; tries++) {
+		int c = live_dir();
+
+		if (c > 0 && !dir_entries(c))
+			d = c;
+	}
+	if (d < 0)
+		return 0;
+	dir_path(d, path, sizeof(path));
+	dir_path(dirs[d].parent, dp, sizeof(dp));
+	if (rmdir(path))
+		fail("rmdir", path);
+	dirs[d].alive = 0;
+	logop("rmdir %s", path);
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
+static int op_renamedir(const struct profile *p)
+{
+	char from[4400], dp[4096], to[4400];
+	int s = live_dir(), d = live_dir();
+
+	if (s <= 0 || under(d, s))
+		return 0;
+	dir_path(s, from, sizeof(from));
+	dir_path(d, dp, sizeof(dp));
+	snprintf(to, sizeof(to), "%s/D%u", dp, ++counter);
+	if (rename(from, to))
+		fail("rename", from);
+	dirs[s].parent = d;
+	snprintf(dirs[s].leaf, sizeof(dirs[s].leaf), "D%u", counter);
+	logop("renamedir %s %s", from, to);
+	maybe_sync(p, -1, NULL, to);
+	return 1;
+}
+
+static int op_symlink(const struct profile *p)
+{
+	char dp[4096], path[4400], leaf[240], target[1100];
+	int d = live_dir();
+	long long len = chance(50) ? between(1, 59) : between(60, 1000), i;
+
+	if (nobjs >= MAXOBJS)
+		return 0;
+	for (i = 0; i < len; i++)
+		target[i] = (char)(i % 9 == 8 ? '/' : 'a' + rnd(26));
+	target[len] = 0;
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 's');
+	join(path, sizeof(path), dp, leaf);
+	if (symlink(target, path))
+		fail("symlink", path);
+	objs[nobjs].symlink = 1;
+	objs[nobjs].size = len;
+	objs[nobjs].nlink = 0;
+	if (add_name(d, leaf, nobjs++) < 0)
+		return 0;
+	logop("symlink %s (%lld bytes)", path, len);
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
+static int op_fallocate(const struct profile *p, enum op what)
+{
+	char path[4400];
+	int n = live_name(0), fd, mode = 0;
+	struct obj *o;
+	long long off, len;
+	const char *how;
+
+	if (n < 0)
+		return 0;
+	o = &objs[names[n].obj];
+	off = pick_off(o->size);
+	len = pick_len();
+	if (chance(40)) {
+		off &= ~4095LL;
+		len = (len + 4095) & ~4095LL;
+	}
+	if (off + len > MAXFILE)
+		return 0;
+	switch (what) {
+	case OP_PUNCH:
+		mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+		how = "punch";
+		break;
+	case OP_ZERO:
+		mode = FALLOC_FL_ZERO_RANGE | (chance(50) ? FALLOC_FL_KEEP_SIZE : 0);
+		how = mode & FALLOC_FL_KEEP_SIZE ? "zero-keep" : "zero";
+		break;
+	default:
+		mode = chance(50) ? FALLOC_FL_KEEP_SIZE : 0;
+		how = mode ? "alloc-keep" : "alloc";
+		break;
+	}
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open", path);
+	if (fallocate(fd, mode, (off_t)off, (off_t)len)) {
+		if (errno != EOPNOTSUPP)
+			fail("fallocate", path);
+		logop("fallocate %s %s %lld %lld: not supported here\n", how,
+		      path, off, len);
+		close(fd);
+		return 1;
+	}
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && off + len > o->size)
+		o->size = off + len;
+	logop("fallocate %s %s %lld %lld", how, path, off, len);
+	maybe_sync(p, fd, path, NULL);
+	close(fd);
+	return 1;
+}
+
+static int op_chmod(const struct profile *p)
+{
+	char path[4400];
+	int n = live_name(0);
+	mode_t m = (mode_t)(0600 | rnd(0200));
+
+	if (n < 0)
+		return 0;
+	name_path(n, path, sizeof(path));
+	if (chmod(path, m))
+		fail("chmod", path);
+	logop("chmod %s %o", path, (unsigned int)m);
+	maybe_sync(p, -1, path, NULL);
+	return 1;
+}
+
+static int op_xattr(const struct profile *p)
+{
+	char path[4400], value[3000], key[32];
+	int n = live_name(0);
+	size_t len = (size_t)(chance(70) ? between(1, 100) : between(100, 3000));
+	size_t i;
+
+	if (n < 0)
+		return 0;
+	if (g_fs->bs == 1024 && len > 900)
+		len = 900;
+	for (i = 0; i < len; i++)
+		value[i] = (char)('A' + rnd(26));
+	snprintf(key, sizeof(key), "user.k%u", (unsigned int)rnd(4));
+	name_path(n, path, sizeof(path));
+	if (setxattr(path, key, value, len, 0)) {
+		/* No room left in the inode and its xattr block (inline data
+		 * takes the inode's): a fact of the sequence, not of timing. */
+		if (errno != ENOSPC && errno != E2BIG)
+			fail("setxattr", path);
+		logop("setxattr %s %s %zu: no room\n", path, key, len);
+		return 1;
+	}
+	logop("setxattr %s %s %zu", path, key, len);
+	maybe_sync(p, -1, path, NULL);
+	return 1;
+}
+
+/* Many names in one directory in one go. */
+static int op_many(const struct profile *p)
+{
+	char dp[4096], path[4400], leaf[240];
+	int d = live_dir(), count = (int)between(40, 300), i, fd;
+	int long_names = chance(60);
+
+	if (nobjs + count >= MAXOBJS || nnames + count >= MAXNAMES)
+		return 0;
+	dir_path(d, dp, sizeof(dp));
+	for (i = 0; i < count; i++) {
+		size_t l;
+
+		snprintf(leaf, sizeof(leaf), "m%u-", ++counter);
+		l = strlen(leaf);
+		if (long_names)
+			for (; l < 180; l++)
+				leaf[l] = (char)('a' + (counter + l) % 26);
+		leaf[l] = 0;
+		join(path, sizeof(path), dp, leaf);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			fail("create", path);
+		objs[nobjs].symlink = 0;
+		objs[nobjs].size = chance(10) ? between(1, 5000) : 0;
+		objs[nobjs].nlink = 0;
+		write_at(fd, path, 0, objs[nobjs].size);
+		close(fd);
+		add_name(d, leaf, nobjs++);
+	}
+	logop("many %s %d%s", dp, count, long_names ? " long" : "");
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
+static int run(unsigned long long seed, const char *dir)
+{
+	struct fsconf c;
+	struct profile p;
+	unsigned int done = 0;
+
+	fs_of(seed, &c);
+	g_fs = &c;
+	profile_of(seed, &p);
+	seed_stream(seed, 3);
+	g_seed = seed;
+	if (chdir(dir))
+		fail("chdir", dir);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ndirs = 1;
+	dirs[0].parent = -1;
+	dirs[0].alive = 1;
+	/* A few directories first, each fsynced with its parent. */
+	for (g_op = 0; g_op < 3; g_op++) {
+		struct profile all = p;
+
+		all.fsync_pct = 100;
+		all.dirsync_pct = 100;
+		op_mkdir(&all);
+	}
+	while (done < p.nops) {
+		uint64_t r;
+		int k, ok;
+
+		/* The tail: a run of what fast commits carry, with no fsync of
+		 * a directory (a full commit) and nothing ineligible. */
+		if (done == p.nops - p.tail && p.tail) {
+			p.total -= p.weight[OP_XATTR] + p.weight[OP_RENAMEDIR];
+			p.weight[OP_XATTR] = p.weight[OP_RENAMEDIR] = 0;
+			p.dirsync_pct = 0;
+			printf("tail %u\n", p.tail);
+		}
+		r = rnd(p.total);
+		for (k = 0; k < OP_COUNT - 1 && r >= p.weight[k]; k++)
+			r -= p.weight[k];
+		g_op++;
+		switch ((enum op)k) {
+		case OP_CREATE: ok = op_create(&p); break;
+		case OP_WRITE: ok = op_write(&p, 0); break;
+		case OP_APPEND: ok = op_write(&p, 1); break;
+		case OP_TRUNC: ok = op_trunc(&p); break;
+		case OP_LINK: ok = op_link(&p); break;
+		case OP_UNLINK: ok = op_unlink(&p); break;
+		case OP_RENAME: ok = op_rename(&p); break;
+		case OP_MKDIR: ok = op_mkdir(&p); break;
+		case OP_RMDIR: ok = op_rmdir(&p); break;
+		case OP_SYMLINK: ok = op_symlink(&p); break;
+		case OP_FALLOC:
+		case OP_PUNCH:
+		case OP_ZERO: ok = op_fallocate(&p, (enum op)k); break;
+		case OP_CHMOD: ok = op_chmod(&p); break;
+		case OP_MANY: ok = op_many(&p); break;
+		case OP_XATTR: ok = op_xattr(&p); break;
+		case OP_RENAMEDIR: ok = op_renamedir(&p); break;
+		default: ok = 0; break;
+		}
+		if (ok)
+			done++;
+		else
+			g_op--;
+	}
+	printf("ops %u\n", done);
+	return 0;
+}
+
+static void describe(unsigned long long seed)
+{
+	struct fsconf c;
+	struct profile p;
+	unsigned int i;
+	char fc[32];
+
+	fs_of(seed, &c);
+	profile_of(seed, &p);
+	if (c.fc_kib)
+		snprintf(fc, sizeof(fc), "%u KiB", c.fc_kib);
+	else
+		snprintf(fc, sizeof(fc), "default");
+	printf("seed %llu: %u-byte blocks%s%s%s%s%s%s%s%s%s, fast-commit area %s; "
+	       "%u ops (the last %u without a full commit asked), "
+	       "fsync %u%% (fdatasync %u%%, of a directory %u%%), ops:", seed, c.bs,
+	       c.csum ? ", metadata_csum" : ", no csum",
+	       c.uninit ? ", uninit_bg" : "", c.bit64 ? ", 64bit" : ", 32bit",
+	       c.flex ? "" : ", no flex_bg",
+	       c.inline_data ? ", inline_data" : "",
+	       c.bigalloc ? ", bigalloc" : "", c.meta_bg ? ", meta_bg" : "",
+	       c.dir_index ? "" : ", no dir_index",
+	       c.orphan_file ? ", orphan_file" : "",
+	       fc,
+	       p.nops, p.tail, p.fsync_pct, p.fdatasync_pct, p.dirsync_pct);
+	for (i = 0; i < OP_COUNT; i++)
+		if (p.weight[i])
+			printf(" %s", op_names[i]);
+	putchar('\n');
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: fcgen mkfs SEED | describe SEED | run SEED DIR\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long seed;
+	char *end;
+
+	if (argc < 3)
+		return usage();
+	errno = 0;
+	seed = strtoull(argv[2], &end, 0);
+	if (errno || *end || end == argv[2])
+		return usage();
+	if (argc == 3 && !strcmp(argv[1], "mkfs")) {
+		struct fsconf c;
+
+		fs_of(seed, &c);
+		print_mkfs(&c);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "describe")) {
+		describe(seed);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "run"))
+		return run(seed, argv[3]);
+	return usage();
+}

@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# fcrand.sh --- seeded random fast-commit workloads, judged by the kernel.
+#
+# For each seed in FCRAND_SEEDS (default: the fixed seeds below) fcgen
+# derives a filesystem (block size, metadata_csum, uninit_bg, 64bit,
+# flex_bg, inline_data, bigalloc, meta_bg, dir_index, orphan_file, the
+# fast-commit area's size) and a random sequence of operations, each
+# fsynced or not; the workload runs on a loop mount with commit=600 (the
+# fsyncs make the commits, most of them fast commits), then
+# EXT4_IOC_SHUTDOWN without a log flush, and the copy of the image taken
+# before the umount is the crash (klib.sh's kernel_crash_image).  The judge,
+# as for every fast-commit journal here, is the kernel's own replay:
+#   - copy A replayed by jrecover, which must exit 1;
+#   - copy B replayed by the kernel (a read-write mount, then umount);
+#   - e2fsck -fn after jrecover must report nothing that it does not also
+#     report after the kernel's replay (klib.sh's fsck_problems; what only
+#     the kernel's replay has is reported, not failed: the kernel has bugs
+#     of its own);
+#   - the two trees (paths, types, modes, owners, sizes, sha256 of the
+#     contents and symlink targets, xattrs; link counts are e2fsck's
+#     business) are the same.
+# Where the kernel refuses to mount the crash image there is no judge:
+# jrecover must then refuse too (exit 8) and leave the image as it was.
+#
+# One line per seed: "fcrand: seed S: pass" or "fcrand: seed S: FAIL:
+# REASON" (the first thing that failed; where only the trees differ, it
+# says whether e2fsck -fn found more after the kernel's replay, a hint
+# that the kernel is the one that is wrong); the soak (tests/kernel/fcsoak.sh,
+# make soak) runs this once per seed and collects those lines.
+#
+# Environment:
+#   FCRAND_SEEDS  seeds to run (default: the short run's fixed seeds)
+#   FCRAND_MKFS   "SIZE MKE2FS_OPTIONS": another filesystem for the same
+#                 operations (default: the seed's own, fcgen mkfs SEED)
+#   FCRAND_LIVE=1 also list the tree before the shutdown (as a report)
+#   JRECOVER      the binary under test (lib.sh)
+#
+# Reproduce one seed: FCRAND_SEEDS=S make check TESTS=tests/kernel/fcrand.sh
+# (or, from the build directory, top_builddir=. FCRAND_SEEDS=S sh
+# ../tests/kernel/fcrand.sh).  Needs root and loop mounts, else 77.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/kernel/klib.sh"
+
+FCGEN=$top_builddir/tests/kernel/fcgen
+need_built "$FCGEN"
+
+# The short run of make check: a few fixed seeds, a few seconds each,
+# chosen for what they cover, not for passing: 26 (4 KiB, no checksums,
+# uninit_bg, no flex_bg, orphan_file), 27 (1 KiB, bigalloc), 28 (1 KiB,
+# inline_data, no dir_index), 33 (1 KiB, metadata_csum, 64bit, meta_bg),
+# 34 (4 KiB, metadata_csum, no flex_bg; some 30 fast commits replayed).
+FCRAND_FIXED="26 27 28 33 34"
+SEEDS=${FCRAND_SEEDS:-$FCRAND_FIXED}
+KTREE_NLINK=0
+
+FCSEED=
+wl_fcgen() {
+	"$FCGEN" run "$FCSEED" "$1" > "$SCRATCH/s$FCSEED.ops" 2>&1 && return 0
+	tail -n 3 "$SCRATCH/s$FCSEED.ops"
+	return 1
+}
+
+# seed_fail REASON: a failed check of this seed; the first one is the
+# seed's reason.
+seed_fail() {
+	fail "seed $FCSEED: $*"
+	[ -n "$SEED_REASON" ] || SEED_REASON=$*
+}
+
+# first_line FILE: FILE's first line not about orphans (else its first),
+# for a reason.
+first_line() {
+	{ grep -iv orphan "$1"; cat "$1"; } | head -n 1
+}
+
+fc_seed() {
+	FCSEED=$1
+	SEED_REASON=
+	_b=s$1
+	NCASES=$((NCASES + 1))
+	if [ -n "${FCRAND_MKFS:-}" ]; then
+		_fs=$FCRAND_MKFS
+	else
+		_fs=$("$FCGEN" mkfs "$1") || die "fcgen mkfs $1 failed"
+	fi
+	_size=${_fs%% *}
+	_mkfs=${_fs#* }
+	say ""
+	say "=== $("$FCGEN" describe "$1")"
+	say "    mke2fs $_mkfs (size $_size)"
+	say "    reproduce: FCRAND_SEEDS=$1${FCRAND_MKFS:+ FCRAND_MKFS='$FCRAND_MKFS'}" \
+		"make check TESTS=tests/kernel/fcrand.sh"
+	kernel_crash_image -s "$_size" ${FCRAND_LIVE:+-t "$_b.live.tree"} \
+		fcgen "$_b.img" "$_mkfs" commit=600
+	say "workload: $(tail -n 1 "$_b.ops"); fast commits: $(
+		"$JRECOVER" -i "$_b.img" 2> /dev/null |
+		sed -n 's/^Fast-commit area: *//p')"
+
+	# The kernel's replay: the judge.
+	KMOUNT_MAY_FAIL=1
+	if ! kernel_replay "$_b.img" "$_b.kernel.img"; then
+		KMOUNT_MAY_FAIL=
+		copy_img "$_b.img" "$_b.jr.img"
+		jrecover "$_b.jr.img"
+		if [ "$RUN_RC" -ne 8 ]; then
+			seed_fail "the kernel refuses the image; jrecover exited $RUN_RC, not 8"
+		elif ! cmp -s "$_b.img" "$_b.jr.img"; then
+			seed_fail "the kernel refuses the image; jrecover refused but wrote"
+		fi
+		say "(report) seed $1: the kernel refuses to mount the crash image"
+		return
+	fi
+
+	copy_img "$_b.img" "$_b.jr.img"
+	jrecover "$_b.jr.img"
+	if [ "$RUN_RC" -ne 1 ]; then
+		# A refusal must at least have written nothing.
+		_w=
+		if [ "$RUN_RC" -eq 8 ] && ! cmp -s "$_b.img" "$_b.jr.img"; then
+			_w=" (and it wrote to the image)"
+		fi
+		seed_fail "jrecover exited $RUN_RC, not 1$_w: $(grep -v '^$' "$SCRATCH/.run.out" |
+			head -n 1 | sed 's/^jrecover: [^:]*: //')"
+		return
+	fi
+
+	fsck_problems "$_b.kernel.img" "$_b.kernel.fsck"
+	_krc=$FSCK_RC
+	fsck_problems "$_b.jr.img" "$_b.jr.fsck"
+	_jrc=$FSCK_RC
+	say "e2fsck -fn: $_krc after the kernel, $_jrc after jrecover"
+	comm -13 "$_b.kernel.fsck" "$_b.jr.fsck" > "$_b.jr-only.fsck"
+	comm -23 "$_b.kernel.fsck" "$_b.jr.fsck" > "$_b.kernel-only.fsck"
+	if [ -s "$_b.kernel-only.fsck" ]; then
+		say "(report) seed $1: e2fsck -fn after the kernel's replay only:"
+		sed 's/^/    /' "$_b.kernel-only.fsck"
+	fi
+	if [ -s "$_b.jr-only.fsck" ] && ! grep -qiv orphan "$_b.jr-only.fsck"
+	then
+		# Orphans are left to whoever mounts next (DESIGN): the kernel's
+		# replay is a mount and released them.  So the same mount after
+		# jrecover, and the reports compared again.
+		say "e2fsck -fn after jrecover only, all about orphans:"
+		sed 's/^/    /' "$_b.jr-only.fsck"
+		kernel_replay "$_b.jr.img" "$_b.jr-mounted.img"
+		fsck_problems "$_b.jr-mounted.img" "$_b.jr-mounted.fsck"
+		comm -13 "$_b.kernel.fsck" "$_b.jr-mounted.fsck" > "$_b.jr-only.fsck"
+		[ -s "$_b.jr-only.fsck" ] ||
+			say "(report) seed $1: the orphan lines go with the next mount"
+	fi
+	if [ -s "$_b.jr-only.fsck" ]; then
+		say "e2fsck -fn after jrecover only:"
+		sed 's/^/    /' "$_b.jr-only.fsck"
+		seed_fail "e2fsck -fn after jrecover only: $(first_line "$_b.jr-only.fsck")"
+	elif [ "$_jrc" -ge 8 ] && [ "$_krc" -lt 8 ]; then
+		seed_fail "e2fsck -fn exits $_jrc after jrecover, $_krc after the kernel"
+	fi
+
+	tree_list "$_b.kernel.img" "$_b.kernel.tree" ||
+		{ seed_fail "the kernel's replay does not mount"; return; }
+	if ! tree_list "$_b.jr.img" "$_b.jr.tree"; then
+		seed_fail "the image jrecover replayed does not mount"
+		return
+	fi
+	KMOUNT_MAY_FAIL=
+	if ! diff -u "$_b.kernel.tree" "$_b.jr.tree" > "$_b.tree.diff"; then
+		sed 's/^/    /' "$_b.tree.diff" | head -n 60
+		_n=$(grep -c '^[-+][^-+]' "$_b.tree.diff")
+		_p=$(grep '^[-+][^-+]' "$_b.tree.diff" | head -n 1 | cut -d' ' -f1)
+		_w=
+		if [ ! -s "$_b.jr-only.fsck" ] && [ -s "$_b.kernel-only.fsck" ]; then
+			_w="; e2fsck -fn finds more after the kernel than after jrecover"
+		fi
+		seed_fail "trees differ ($_n lines; first ${_p#[-+]}$_w)"
+		if [ -n "${FCRAND_LIVE:-}" ] && cmp -s "$_b.live.tree" "$_b.jr.tree"
+		then
+			say "(report) seed $1: jrecover's tree is the one before the shutdown"
+		fi
+	fi
+}
+
+for s in $SEEDS; do
+	case $s in
+	''|*[!0-9]*) die "FCRAND_SEEDS: '$s' is not a seed" ;;
+	esac
+	_nf=$NFAIL
+	fc_seed "$s"
+	KMOUNT_MAY_FAIL=
+	if [ "$NFAIL" -eq "$_nf" ]; then
+		say "fcrand: seed $s: pass"
+	else
+		say "fcrand: seed $s: FAIL: $SEED_REASON"
+	fi
+done
+
+kend_test
