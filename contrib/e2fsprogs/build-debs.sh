@@ -26,7 +26,8 @@
 #      (bench/mkbench), e2fsck -fy of a copy in the installed root, timed,
 #      and its e2fsck -y -E journal_only result against jrecover's
 #      (sparsecmp).
-# The debs are left in WORKDIR/debs.  Ends with "N passed, N failed".
+# The debs are left in WORKDIR/debs (BUILD_DEBS_REUSE=1 installs those
+# again, skipping step 2).  Ends with "N passed, N failed".
 
 set -euo pipefail
 
@@ -84,7 +85,11 @@ if [ ! -x "$work/base/usr/bin/apt-get" ]; then
 		> "$work/debootstrap.log" 2>&1
 fi
 
-# 2. the build root
+# 2. the build root (BUILD_DEBS_REUSE=1: the debs of an earlier run, kept
+# in WORKDIR/debs, are installed again instead)
+if [ "${BUILD_DEBS_REUSE:-0}" = 1 ] && ls "$work"/debs/e2fsprogs_*.deb > /dev/null 2>&1; then
+	echo "== reusing the packages in $work/debs"
+else
 echo "== $work/build: librecover's packages, then e2fsprogs'"
 fresh_root build
 b=$work/build
@@ -135,6 +140,7 @@ rm -rf "$work/debs"
 mkdir -p "$work/debs"
 cp "$b"/src/*.deb "$work/debs/"
 ls "$work/debs"
+fi
 
 # 3. the install root
 echo "== $work/install: the packages installed"
@@ -149,7 +155,8 @@ if in_root "$i" sh -c 'apt-get install -y -q --allow-downgrades /debs/*.deb' > "
 else
 	bad "apt install ($work/install.log)"
 fi
-if in_root "$i" ldd /sbin/e2fsck | grep -q 'librecover.so.0'; then
+in_root "$i" ldd /sbin/e2fsck > "$work/ldd.log" 2>&1 || true
+if grep -q 'librecover.so.0' "$work/ldd.log"; then
 	ok "/sbin/e2fsck links librecover.so.0"
 else
 	bad "/sbin/e2fsck does not link librecover"
