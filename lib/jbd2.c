@@ -151,7 +151,8 @@ int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
 		}
 	}
 	fs_error = get_be32(buf + JSB_ERRNO) != 0;
-	put_be32(buf + JSB_ERRNO, 0);
+	if (!how->keep_errno)
+		put_be32(buf + JSB_ERRNO, 0);
 	jbd2_super_set_csum(sb, buf);
 	return fs_error;
 }

@@ -42,6 +42,8 @@ struct jbd2_reset {
 	int		replayed;	/* and its replay succeeded */
 	uint32_t	end_tid;	/* the tid after the last one replayed */
 	int		failed_commit;	/* a commit block was corrupt */
+	int		keep_errno;	/* s_errno stays for the caller to carry
+					 * into the filesystem (fsck.c) */
 };
 
 /*
@@ -316,6 +318,14 @@ struct recover_struct {
 	unsigned int	mmp_interval;	/* seconds between updates */
 	void		*fc_overlay;	/* fc_replay()'s writes, until written */
 	struct recover_fs_features feat; /* what libext2fs does not know */
+	/*
+	 * recover_fsck_replay() (fsck.c): the end of a replay stops at the
+	 * journal superblock, s_errno kept; the filesystem superblock is
+	 * the caller's.  skipped: its callback for each copy skipped.
+	 */
+	int		fsck;
+	recover_event_fn skipped;
+	void		*skipped_data;
 };
 
 /* A library struct out into a caller's that says its size (librecover.c). */
@@ -450,6 +460,9 @@ void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 /* The REPLAY pass proper: each block's last good copy, once (replay.c). */
 errcode_t replay_blocks(struct recover_struct *r);
+/* recover_fsck_replay()'s callback for a copy the replay skips (fsck.c). */
+void recovery_skipped(struct recover_struct *r, const struct jtag *t,
+		      enum recover_fate fate);
 
 /* A logged block and one of its copies (an index in r->tags). */
 struct replay_block {

@@ -149,11 +149,15 @@ static errcode_t open_journal(struct recover_struct *r)
 
 	if (!fs) {
 		err = jsource_open_dump(&r->src, r->journal_path,
+					r->opts.journal_io_manager ?
+					r->opts.journal_io_manager :
 					unix_io_manager);
 		if (err)
 			return err;
 	} else if (r->journal_path) {
 		err = jsource_open_path(&r->src, r->journal_path,
+					r->opts.journal_io_manager ?
+					r->opts.journal_io_manager :
 					unix_io_manager, fs->blocksize, rw);
 		if (!err && r->src.external)
 			err = check_jdev_super(r);
@@ -678,6 +682,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	how.replayed = !failed;
 	how.end_tid = r->st.end_tid;
 	how.failed_commit = r->st.failed_commit;
+	how.keep_errno = r->fsck;
 	if (dry) {
 		/* What the superblock updates would say, on a copy. */
 		unsigned char *copy = malloc(jsrc->blocksize);
@@ -699,6 +704,9 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	if (err)
 		return err;
 	*what = RECOVER_ABOUT_FS;
+	/* recover_fsck_replay(): the filesystem superblock is the caller's. */
+	if (r->fsck)
+		return 0;
 	err = update_fs_super(r, failed, fs_error);
 	if (!err)
 		err = io_channel_flush(r->fs->io);

@@ -311,6 +311,8 @@ static void count(struct replay *p, int final)
 			good++;
 			break;
 		case C_BAD:
+			if (r->skipped)
+				recovery_skipped(r, t, RECOVER_FATE_BAD_CSUM);
 			if (!r->st.bad_csum++) {
 				r->st.bad_csum_at.jblock = t->jblk;
 				r->st.bad_csum_at.fsblock = t->fsblk;
@@ -318,6 +320,8 @@ static void count(struct replay *p, int final)
 			}
 			break;
 		case C_UNREAD:
+			if (r->skipped)
+				recovery_skipped(r, t, RECOVER_FATE_UNREADABLE);
 			/* As the kernel does: go on, report at the end. */
 			if (!r->st.error) {
 				r->st.error = RECOVER_ET_LOG_IO;
