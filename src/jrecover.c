@@ -453,9 +453,11 @@ int main(int argc, char **argv)
 	c.opts.progress = show_progress;
 	c.opts.progress_data = &c;
 	/* Noticed at the library's next progress call: a safe point in a
-	 * replay; with -s, after a 4 MiB piece, and FILE is removed. */
+	 * replay; with -s, after a 4 MiB piece, and FILE is removed.  A hang-up
+	 * (the terminal or ssh session gone) is a request to stop as well. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	status = run(&c);
 	finish_undo(&c);
 	free(c.undo_tmp);
