@@ -388,6 +388,18 @@ struct recover_stats {
 	 * read into the page cache (0: it did not run; see recover_scan()).
 	 */
 	unsigned long long readahead_blocks;
+	/*
+	 * recover_replay(): the size of the device or image, in filesystem
+	 * blocks, as it was compared with s_blocks_count (0: not known).
+	 */
+	unsigned long long device_blocks;
+	/*
+	 * recover_replay(): nonzero once a write to the filesystem or its
+	 * journal was issued (done or not).  A replay that fails after it
+	 * may have changed blocks: the journal still needs recovery, and a
+	 * new run once the cause is fixed finishes it.
+	 */
+	int		wrote;
 };
 
 /*
@@ -535,6 +547,10 @@ enum recover_fate {
 				 * the replay refuses the whole log */
 	RECOVER_FATE_NOT_REPLAYED, /* recovery fails (recover_stats.error):
 				 * nothing of the log is written */
+	RECOVER_FATE_OWN_JOURNAL, /* names a block of the internal journal
+				 * itself, its log or its block map (not its
+				 * superblock): the replay refuses the whole
+				 * log (RECOVER_ET_TAG_OWN_JOURNAL) */
 };
 
 struct recover_event {

@@ -123,6 +123,10 @@ struct jsource {
 	int		own_io;		/* io is ours to close */
 	struct jrun	*runs;		/* journal inode's block map */
 	size_t		nruns;
+	struct jrun	*by_pblk;	/* the runs, in device order */
+	uint64_t	*tree;		/* its indirect or extent tree blocks,
+					 * sorted */
+	size_t		ntree, tree_cap;
 	uint64_t	blocks;		/* journal blocks available */
 	uint64_t	sb_block;	/* journal block of the superblock */
 	unsigned int	blocksize;
@@ -158,6 +162,13 @@ errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
 errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 		      unsigned int *n);
 void jsource_close(struct jsource *s);
+/*
+ * The journal inode's own blocks, as a tag may name them: 1 for a block of
+ * its log or of its block map (indirect or extent tree blocks), 2 for the
+ * block of its superblock, 0 for any other (and for any block of a source
+ * that is no journal inode).
+ */
+int jsource_owns(const struct jsource *s, uint64_t pblk);
 
 /*
  * A read-ahead window over the journal: the passes ask for one block at a
@@ -213,6 +224,7 @@ struct target {
 	unsigned int	count;		/* blocks pending */
 	unsigned int	cap;
 	unsigned long long written_bytes;
+	int		issued;		/* a write went to io, done or not */
 };
 
 errcode_t target_init(struct target *t, io_channel io, unsigned int blocksize,
@@ -303,6 +315,8 @@ struct recover_struct {
 	int		needs_recovery;	/* filesystem flag at open */
 	int		fix_jdev_csum;	/* -f: rewrite the journal device's
 					 * ext2 superblock checksum */
+	int		flag_clear_log;	/* has_journal clear, needs_recovery
+					 * set, inode 8 holds a log */
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;

@@ -68,8 +68,9 @@ static void usage(FILE *f)
 "  -h, --help           print this help and exit\n"
 "\n"
 "Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
-"left, 8 operational error, 16 usage error, 32 interrupted; -n exits as the\n"
-"replay would (0, 1, 4 or 8).\n",
+"left, 8 operational error (nothing written), 12 error part way (blocks\n"
+"written, run again once the cause is fixed), 16 usage error, 32 interrupted;\n"
+"-n exits as the replay would (0, 1, 4 or 8).\n",
 		prog, prog);
 }
 
@@ -121,7 +122,8 @@ int exit_status(errcode_t err, const struct recover_stats *st)
 	case RECOVER_OUTCOME_INTERRUPTED:
 		return EXIT_INTERRUPTED;
 	case RECOVER_OUTCOME_FAILED:
-		return EXIT_ERROR;
+		/* Blocks went out before the error: not "nothing written". */
+		return st->wrote ? EXIT_PARTIAL : EXIT_ERROR;
 	case RECOVER_OUTCOME_NONE:
 		break;
 	}
@@ -440,6 +442,8 @@ int main(int argc, char **argv)
 				prog, c.undo_path, c.mode == MODE_INFO ? "-i" :
 				c.mode == MODE_LIST ? "-l" :
 				c.mode == MODE_SAVE ? "-s" : "-n");
+	} else if (undo_refuses_journal(&c)) {
+		return EXIT_USAGE;
 	} else if (c.undo_path && setup_undo(&c)) {
 		return EXIT_ERROR;
 	}

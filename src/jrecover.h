@@ -18,6 +18,8 @@
 #define EXIT_ERROR		8
 #define EXIT_USAGE		16
 #define EXIT_INTERRUPTED	32
+/* An error after some blocks were written: 8 and 4 (errors left). */
+#define EXIT_PARTIAL		12
 
 enum progress_style {
 	PROGRESS_NONE,
@@ -117,6 +119,7 @@ void report_save(const struct cli *c, const struct recover_super *sb,
 
 /* undo.c */
 int setup_undo(struct cli *c);
+int undo_refuses_journal(const struct cli *c);
 void finish_undo(struct cli *c);
 
 #endif /* JRECOVER_H */
