@@ -329,6 +329,17 @@ struct recover_struct {
 	void		*fc_overlay;	/* fc_replay()'s writes, until written */
 };
 
+/* ---- dumps older than their filesystem (stale.c) ------------------------- */
+
+/* The record of the filesystem a save appends to its copy: one block. */
+void stale_facts(struct recover_struct *r, unsigned char *blk);
+/*
+ * Before a dump's replay: recover_stats' stale_* fields filled in, and
+ * RECOVER_ET_STALE_DUMP if the filesystem changed since the dump's log was
+ * written (unless RECOVER_FL_STALE_DUMP).  0 for any other source.
+ */
+errcode_t stale_check(struct recover_struct *r);
+
 /* A library struct out into a caller's that says its size (librecover.c). */
 void recover_copy_out(void *dst, const void *src, size_t lib_size);
 

@@ -530,6 +530,10 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		return RECOVER_ET_JOURNAL_FLAG_CLEAR;
 	if (!lifecycle_needs_recovery(r))
 		return 0;
+	/* A dump older than the filesystem would undo what was done since. */
+	err = stale_check(r);
+	if (err)
+		return err;
 	/*
 	 * A log the filesystem does not know about: the kernel would throw it
 	 * away at mount, e2fsck would ask, replay it and then check the whole

@@ -530,6 +530,8 @@ static errcode_t scan_log(struct scan *s)
 			if (!go_on)
 				return 0;
 			if (replayed) {
+				if (c.sec > r->st.last_commit_sec)
+					r->st.last_commit_sec = c.sec;
 				err = commit_txn(s);
 				if (err)
 					return err;

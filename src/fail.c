@@ -88,6 +88,8 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		       "check the whole filesystem.  To replay the log first: "
 		       "jrecover -s FILE saves it, debugfs -w -R 'feature "
 		       "has_journal' sets the flag again, then run jrecover";
+	if (err == RECOVER_ET_STALE_DUMP)
+		return "nothing was written";
 	if (err == RECOVER_ET_DEVICE_SMALL)
 		return "nothing was written; the device or image is shorter than "
 		       "the filesystem (a truncated image or a wrong partition?): "
@@ -219,6 +221,8 @@ int fail(struct cli *c, errcode_t err, const char *what,
 				a ? ": " : "", a ? a : "");
 		if (is_mmp_error(err))
 			mmp_explain(c, err);
+		if (err == RECOVER_ET_STALE_DUMP && st)
+			stale_report(c, st, 1);
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");

@@ -28,6 +28,7 @@
 
 /* Options without a short form. */
 #define OPT_JSON		256
+#define OPT_STALE_DUMP		257
 
 const char *prog = "jrecover";
 volatile sig_atomic_t interrupted;
@@ -64,6 +65,9 @@ static void usage(FILE *f)
 "  -C FD                write e2fsck-style progress lines (pass done total\n"
 "                       device) to file descriptor FD; -C 0 is -p\n"
 "      --json           print the report of -i, -l, -s or the replay as JSON\n"
+"      --replay-stale-dump  replay the dump given with -j even though the\n"
+"                       filesystem changed after its log was written (this\n"
+"                       reverts what was done since: copy the filesystem first)\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
 "\n"
@@ -229,6 +233,9 @@ static int run(struct cli *c)
 		printf("%s: %s: clean, nothing to replay\n", prog, c->device);
 	else if (!c->quiet)
 		report_text(c, &sb, &st, now() - t0);
+	if (sb.source == RECOVER_SRC_DUMP && st.outcome != RECOVER_OUTCOME_CLEAN &&
+	    !c->json)
+		stale_report(c, &st, 0);
 	return status;
 }
 
@@ -291,6 +298,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "replay-stale-dump", no_argument, NULL, OPT_STALE_DUMP },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -354,6 +362,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			c.json = 1;
+			break;
+		case OPT_STALE_DUMP:
+			c.opts.flags |= RECOVER_FL_STALE_DUMP;
 			break;
 		case 'V':
 			printf("%s %s (librecover %s, crc32c from %s)\n", prog,

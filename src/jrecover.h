@@ -116,6 +116,8 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st);
+void stale_report(const struct cli *c, const struct recover_stats *st,
+		  int refused);
 
 /* undo.c */
 int setup_undo(struct cli *c);
