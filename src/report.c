@@ -282,9 +282,9 @@ void stale_report(const struct cli *c, const struct recover_stats *st,
 	if (f & RECOVER_STALE_WRITE)
 		fprintf(out, "%s at the save)\n", utc_time(st->stale_saved_wtime));
 	if (f & RECOVER_STALE_JOURNAL)
-		fprintf(out, "%s: %s: its journal was replayed, used or made anew "
-			"since the dump was saved (its superblock differs from the "
-			"one recorded)\n", prog, c->device);
+		fprintf(out, "%s: %s: its journal was replayed, used, dropped "
+			"or made anew since the dump was saved (its superblock "
+			"differs from the one recorded)\n", prog, c->device);
 	if (f & RECOVER_STALE_TIME) {
 		fprintf(out, "%s: %s: last mounted or written %s, ", prog,
 			c->device, utc_time(st->stale_fs_time));
