@@ -205,6 +205,8 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			prog, c->device, st->written_bytes,
 			c->undo_path ? ", or undo what was written with e2undo" :
 			"");
+		if (is_mmp_error(err))
+			mmp_explain(c, err);
 	} else {
 		if (st && st->error == err)
 			fprintf(stderr, "%s: %s: %s at %s\n", prog, path,
