@@ -6,8 +6,12 @@
 # STATUS").  Every case hashes every path involved before and after.
 #
 # 1. Twenty random journals (jwrite) in which one tag of one transaction
-#    names a block of the internal journal itself, somewhere in its log:
-#    e2fsck writes it as it goes and then reads its overwritten log;
+#    names a block of the internal journal itself, a block of a later
+#    transaction (or, one in five, a block past the log's end): e2fsck
+#    writes it as it goes and then reads its overwritten log (before this
+#    check, jrecover gave another image than e2fsck's on the sixteen that
+#    name a later transaction's block, exit 1 without a word, and the
+#    same image on the four past the log's end);
 #    jrecover refuses the journal (-n and the replay exit 8, nothing
 #    written) and -l lists that tag as refused, never as written.  A tag
 #    naming the journal superblock's block is replayed, as e2fsck does
@@ -59,26 +63,33 @@ while [ "$i" -le 20 ]; do
 	case_begin "own$i" "a tag names a block of the journal's own log"
 	img=own$i.img
 	copy_img base.img "$img"
-	# Two to five transactions of one to six free blocks; in one of
-	# them, one tag names journal block L (1 <= L < maxlen).
-	set -- $(awk -v seed="$i" -v max="$maxlen" 'BEGIN {
-		srand(seed); n = 2 + int(rand() * 4); t = int(rand() * n)
-		l = 1 + int(rand() * (max - 1)); if (seed % 4 == 0) l = 1 + int(rand() * 24)
-		print n, t, l }')
-	ntx=$1 owntx=$2 lblk=$3
-	pblk=$(bmap "$img" "$lblk")
-	awk -v seed="$i" -v n="$ntx" -v t="$owntx" -v own="$pblk" -v free="$FREE" 'BEGIN {
-		srand(seed * 7 + 1); split(free, f, " ")
+	# Two to five transactions of one to six free blocks; one tag of one
+	# of them (not the last) names journal block L of a later
+	# transaction in the log (a descriptor, data or commit block that
+	# e2fsck reads after it wrote over it), or, every fifth journal, a
+	# block past the log's end.
+	awk -v seed="$i" -v free="$FREE" -v max="$maxlen" 'BEGIN {
+		srand(seed); split(free, f, " ")
+		n = 2 + int(rand() * 4); t = int(rand() * (n - 1)); pos = 1
+		for (x = 0; x < n; x++) {
+			k[x] = 1 + int(rand() * 6); s[x] = pos
+			pos += 2 + k[x] + (x == t)
+		}
+		x = t + 1 + int(rand() * (n - t - 1))
+		l = s[x] + int(rand() * (2 + k[x]))
+		if (seed % 5 == 0) l = pos + int(rand() * (max - pos))
+		print n, t, l > "/dev/stderr"
 		print "features revoke 64bit csum3"
 		for (x = 0; x < n; x++) {
-			print "txn"
-			k = 1 + int(rand() * 6); line = "log"
-			for (j = 0; j < k; j++) line = line " " f[1 + int(rand() * 64)]
-			if (x == t) line = line " " own
-			print line
-			print "commit"
+			print "txn"; line = "log"
+			for (j = 0; j < k[x]; j++) line = line " " f[1 + int(rand() * 64)]
+			if (x == t) line = line " OWN"
+			print line; print "commit"
 		}
-	}' > "own$i.jw"
+	}' > "own$i.tmpl" 2> "own$i.plan"
+	read -r ntx owntx lblk < "own$i.plan"
+	pblk=$(bmap "$img" "$lblk")
+	sed "s/OWN/$pblk/" "own$i.tmpl" > "own$i.jw"
 	sed 's/^/    > /' "own$i.jw"
 	"$JWRITE" "$img" < "own$i.jw" > /dev/null || die "jwrite failed on own$i"
 	say "(transaction $((owntx + 1)) of $ntx logs journal block $lblk, filesystem block $pblk)"
