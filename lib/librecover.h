@@ -96,6 +96,14 @@ extern "C++" template <typename T> inline T recover_init_value()
  * blocks over this one.  RECOVER_FL_FORCE does not imply it.
  */
 #define RECOVER_FL_FOREIGN_JOURNAL	0x0040
+/*
+ * Replay a dump (recover_options.journal_path) even where the filesystem
+ * shows it was mounted, checked or written after the dump's log was
+ * written: the replay then puts the log's old blocks back over everything
+ * done since.  Without it recover_replay() refuses such a dump with
+ * RECOVER_ET_STALE_DUMP (see recover_stats.stale_checks).
+ */
+#define RECOVER_FL_STALE_DUMP	0x0080
 
 /*
  * LIBRECOVER_DEBUG, read from the environment by recover_open() and
@@ -474,7 +482,58 @@ struct recover_stats {
 	 * what was read of its live journal is a snapshot.
 	 */
 	int		mounted;
+	/*
+	 * recover_replay(): the size of the device or image, in filesystem
+	 * blocks, as it was compared with s_blocks_count (0: not known).
+	 */
+	unsigned long long device_blocks;
+	/*
+	 * recover_replay(): nonzero once a write to the filesystem or its
+	 * journal was issued (done or not).  A replay that fails after it
+	 * may have changed blocks: the journal still needs recovery, and a
+	 * new run once the cause is fixed finishes it.
+	 */
+	int		wrote;
+	/*
+	 * recover_replay() of a dump: how it was told whether the filesystem
+	 * changed after the dump's log was written.  stale_checks has a bit
+	 * for each check that could be made, stale_found for each that
+	 * showed a change (RECOVER_STALE_*).
+	 */
+	unsigned long long last_commit_sec; /* h_commit_sec of the last
+					 * transaction replayed, as stored */
+	unsigned int	stale_checks;
+	unsigned int	stale_found;
+	unsigned long long stale_log_time; /* that commit time, in seconds
+					 * (0: none usable) */
+	unsigned long long stale_fs_time; /* the later of s_mtime, s_wtime */
+	unsigned long long stale_saved_wtime; /* s_wtime the record holds */
+	unsigned int	stale_saved_mnt_count; /* s_mnt_count it holds */
+	unsigned int	stale_own_sequence; /* the filesystem's own journal's
+					 * s_sequence (RECOVER_STALE_SEQUENCE) */
+	unsigned long long stale_fs_wtime; /* s_wtime now */
+	unsigned int	stale_fs_mnt_count; /* s_mnt_count now */
 };
+
+/*
+ * recover_stats.stale_checks and stale_found.  RECOVER_STALE_FACTS: the dump
+ * carries the record recover_save() appends (the filesystem's times,
+ * mount count, kbytes written and own journal superblock at the save),
+ * so MOUNT, WRITE and (for an internal journal) JOURNAL compare those
+ * with the filesystem now.  Without it only TIME (the filesystem's last
+ * mount or write time against the log's last commit time) and SEQUENCE
+ * (its own journal, when not the dump's, begun anew or run past the
+ * dump's log) can be checked.  RECOVER_STALE_SHIFTED (in stale_checks
+ * only): the commit time was stored shifted up by 32 bits, as debugfs's
+ * journal writer stores it, and read as such.
+ */
+#define RECOVER_STALE_FACTS	0x0001
+#define RECOVER_STALE_MOUNT	0x0002	/* mount time or mount count changed */
+#define RECOVER_STALE_WRITE	0x0004	/* write time or kbytes written changed */
+#define RECOVER_STALE_JOURNAL	0x0008	/* its journal superblock changed */
+#define RECOVER_STALE_TIME	0x0010	/* used after the log's last commit */
+#define RECOVER_STALE_SEQUENCE	0x0020	/* its journal begun anew or used */
+#define RECOVER_STALE_SHIFTED	0x0100
 
 /*
  * recover_open - open a filesystem (device or image path) and its journal.
@@ -624,6 +683,10 @@ enum recover_fate {
 				 * the replay refuses the whole log */
 	RECOVER_FATE_NOT_REPLAYED, /* recovery fails (recover_stats.error):
 				 * nothing of the log is written */
+	RECOVER_FATE_OWN_JOURNAL, /* names a block of the internal journal
+				 * itself, its log or its block map (not its
+				 * superblock): the replay refuses the whole
+				 * log (RECOVER_ET_TAG_OWN_JOURNAL) */
 };
 
 struct recover_event {
@@ -684,7 +747,13 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data);
 /*
  * recover_save - write the raw journal to path: the journal inode's
  * contents in logical order (as "debugfs -R 'dump <8> FILE'" writes them),
- * the whole external journal device, or a copy of the dump.  The copy goes
+ * the whole external journal device, or a copy of the dump.  A copy of a
+ * filesystem's journal ends with one block more, a record of the
+ * filesystem as it is at the save (its UUID, mount and write times, mount
+ * count, kbytes written, and its journal's superblock), which readers of
+ * plain dumps never read (they go by s_maxlen) and with which
+ * recover_replay() of the copy tells whether the filesystem changed since
+ * (RECOVER_ET_STALE_DUMP, recover_stats.stale_checks).  The copy goes
  * to a new file in path's directory (created exclusively, mode 0600),
  * which is synced and then renamed over path: path itself is only ever
  * replaced by a complete copy.  When path is a symbolic link, the file it

@@ -125,6 +125,10 @@ struct jsource {
 	int		own_io;		/* io is ours to close */
 	struct jrun	*runs;		/* journal inode's block map */
 	size_t		nruns;
+	struct jrun	*by_pblk;	/* the runs, in device order */
+	uint64_t	*tree;		/* its indirect or extent tree blocks,
+					 * sorted */
+	size_t		ntree, tree_cap;
 	uint64_t	blocks;		/* journal blocks available */
 	uint64_t	sb_block;	/* journal block of the superblock */
 	unsigned int	blocksize;
@@ -160,6 +164,13 @@ errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
 errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 		      unsigned int *n);
 void jsource_close(struct jsource *s);
+/*
+ * The journal inode's own blocks, as a tag may name them: 1 for a block of
+ * its log or of its block map (indirect or extent tree blocks), 2 for the
+ * block of its superblock, 0 for any other (and for any block of a source
+ * that is no journal inode).
+ */
+int jsource_owns(const struct jsource *s, uint64_t pblk);
 
 /*
  * A read-ahead window over the journal: the passes ask for one block at a
@@ -215,6 +226,7 @@ struct target {
 	unsigned int	count;		/* blocks pending */
 	unsigned int	cap;
 	unsigned long long written_bytes;
+	int		issued;		/* a write went to io, done or not */
 };
 
 errcode_t target_init(struct target *t, io_channel io, unsigned int blocksize,
@@ -305,6 +317,8 @@ struct recover_struct {
 	int		needs_recovery;	/* filesystem flag at open */
 	int		fix_jdev_csum;	/* -f: rewrite the journal device's
 					 * ext2 superblock checksum */
+	int		flag_clear_log;	/* has_journal clear, needs_recovery
+					 * set, inode 8 holds a log */
 
 	struct jtag	*tags;
 	size_t		ntags, tags_cap;
@@ -327,6 +341,17 @@ struct recover_struct {
 	recover_event_fn skipped;
 	void		*skipped_data;
 };
+
+/* ---- dumps older than their filesystem (stale.c) ------------------------- */
+
+/* The record of the filesystem a save appends to its copy: one block. */
+void stale_facts(struct recover_struct *r, unsigned char *blk);
+/*
+ * Before a dump's replay: recover_stats' stale_* fields filled in, and
+ * RECOVER_ET_STALE_DUMP if the filesystem changed since the dump's log was
+ * written (unless RECOVER_FL_STALE_DUMP).  0 for any other source.
+ */
+errcode_t stale_check(struct recover_struct *r);
 
 /* A library struct out into a caller's that says its size (librecover.c). */
 void recover_copy_out(void *dst, const void *src, size_t lib_size);

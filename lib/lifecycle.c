@@ -164,13 +164,24 @@ static errcode_t open_journal(struct recover_struct *r)
 		if (err)
 			return err;
 	} else {
-		if (!ext2fs_has_feature_journal(es))
+		/*
+		 * No has_journal, but needs_recovery and a journal inode:
+		 * opened, so that -i, -l and a save can read its log; a
+		 * replay refuses it (RECOVER_ET_JOURNAL_FLAG_CLEAR).
+		 */
+		if (!ext2fs_has_feature_journal(es) &&
+		    (!r->needs_recovery || !es->s_journal_inum ||
+		     !uuid_null(es->s_journal_uuid)))
 			return RECOVER_ET_NO_JOURNAL;
-		if (!es->s_journal_inum && !uuid_null(es->s_journal_uuid))
+		r->flag_clear_log = !ext2fs_has_feature_journal(es);
+		/* A journal UUID names an external journal, whatever
+		 * s_journal_inum says: e2fsck looks for that device ("Can't
+		 * find external journal") and never reads inode 8 then. */
+		if (!uuid_null(es->s_journal_uuid))
 			return RECOVER_ET_NEED_EXT_JOURNAL;
 		err = jsource_open_inode(&r->src, fs);
 		if (err)
-			return err;
+			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
 		r->st.journal_inode_backup = r->src.from_backup;
 	}
 
@@ -184,6 +195,8 @@ static errcode_t open_journal(struct recover_struct *r)
 		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
 	clear_garbage_fields(r);
 	err = jbd2_decode_super(r->jsb_raw, r->src.blocksize, &r->sb);
+	if (r->flag_clear_log && (err || !r->sb.pub.start))
+		return RECOVER_ET_NO_JOURNAL;
 	if (err)
 		return err;
 	r->sb.pub.source = r->src.kind;
@@ -625,6 +638,7 @@ errcode_t recovery_restore_inode(struct recover_struct *r)
 
 	if (!r->src.from_backup || r->inode_restored)
 		return 0;
+	r->st.wrote = 1;
 	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
 	if (err)
 		return err;
@@ -715,6 +729,25 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	return err;
 }
 
+/*
+ * The size of the device or image file the filesystem was opened on, in
+ * filesystem blocks, against s_blocks_count.  Unknown sizes (a caller's
+ * io manager on a path that is no file) are not refused.
+ */
+static errcode_t check_device_size(struct recover_struct *r)
+{
+	blk64_t dev_blocks = 0;
+
+	if (!r->own_fs || !r->fs->device_name ||
+	    ext2fs_get_device_size2(r->fs->device_name, (int)r->fs->blocksize,
+				    &dev_blocks) || !dev_blocks)
+		return 0;
+	r->st.device_blocks = dev_blocks;
+	if (dev_blocks < ext2fs_blocks_count(r->fs->super))
+		return RECOVER_ET_DEVICE_SMALL;
+	return 0;
+}
+
 errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 {
 	int dry, failed;
@@ -731,8 +764,15 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	err = recover_scan(r);
 	if (err)
 		return err;
+	/* e2fsck -y would delete this journal, its log unreplayed. */
+	if (r->flag_clear_log)
+		return RECOVER_ET_JOURNAL_FLAG_CLEAR;
 	if (!lifecycle_needs_recovery(r))
 		return 0;
+	/* A dump older than the filesystem would undo what was done since. */
+	err = stale_check(r);
+	if (err)
+		return err;
 	/*
 	 * A log the filesystem does not know about: the kernel would throw it
 	 * away at mount, e2fsck would ask, replay it and then check the whole
@@ -748,6 +788,14 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	 */
 	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
 		return r->st.error;
+	/*
+	 * A filesystem larger than its device or image: writes would fail
+	 * part way or land past the end (e2fsck aborts on the same
+	 * comparison, after its replay).  Refused before anything is written.
+	 */
+	err = check_device_size(r);
+	if (err)
+		return err;
 	dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
 	/* A fast-commit area the kernel would refuse, or records the replay
 	 * must not follow: refused before anything is written. */
@@ -777,6 +825,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		*what = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
+		r->st.wrote = 1;
 		err = fix_jdev_csum(r);
 		if (err)
 			return err;
@@ -784,7 +833,8 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	if (!r->st.error && r->sb.pub.start) {
 		err = recovery_replay(r);
 		/* Only a tag past the end is the journal's fault. */
-		if (err != RECOVER_ET_TAG_PAST_END)
+		if (err != RECOVER_ET_TAG_PAST_END &&
+		    err != RECOVER_ET_TAG_OWN_JOURNAL)
 			*what = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
@@ -795,6 +845,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	r->st.write_bytes = r->st.written_bytes;
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
+		r->st.wrote = 1;
 		err = recovery_restore_inode(r);
 		if (err)
 			return err;

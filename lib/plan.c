@@ -73,6 +73,9 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 		else if (fate[i] == PENDING && r->fs &&
 			 r->tags[i].fsblk >= end)
 			fate[i] = RECOVER_FATE_PAST_END;
+		else if (fate[i] == PENDING &&
+			 jsource_owns(&r->src, r->tags[i].fsblk) == 1)
+			fate[i] = RECOVER_FATE_OWN_JOURNAL;
 	}
 	for (i = 0; i < r->ntags; i++) {
 		const struct jtag *t = &r->tags[i];

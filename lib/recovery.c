@@ -530,6 +530,8 @@ static errcode_t scan_log(struct scan *s)
 			if (!go_on)
 				return 0;
 			if (replayed) {
+				if (c.sec > r->st.last_commit_sec)
+					r->st.last_commit_sec = c.sec;
 				err = commit_txn(s);
 				if (err)
 					return err;
@@ -630,7 +632,15 @@ errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
 	return jreader_fetch(rd, t[i].jblk, n, data);
 }
 
-/* Tags naming a block past the filesystem's end are refused up front. */
+/*
+ * Tags naming a block past the filesystem's end are refused up front; so
+ * are tags naming a block of the internal journal itself (its log or its
+ * block map): e2fsck writes them as it goes and then reads its overwritten
+ * log, a replay from the scan's reading would write something else, and
+ * the kernel never logs a journal block.  A tag naming the journal's
+ * superblock block is let through: both e2fsck and the end of the replay
+ * write the reset journal superblock over it.
+ */
 static errcode_t check_tags(struct recover_struct *r)
 {
 	blk64_t end = ext2fs_blocks_count(r->fs->super);
@@ -639,10 +649,17 @@ static errcode_t check_tags(struct recover_struct *r)
 
 	for (i = 0; i < r->ntags; i++) {
 		t = &r->tags[i];
-		if (t->fsblk >= end && !recovery_revoked(r, t)) {
+		if (recovery_revoked(r, t))
+			continue;
+		if (t->fsblk >= end) {
 			set_error(r, RECOVER_ET_TAG_PAST_END, t->jblk, t->fsblk,
 				  t->tid);
 			return RECOVER_ET_TAG_PAST_END;
+		}
+		if (jsource_owns(&r->src, t->fsblk) == 1) {
+			set_error(r, RECOVER_ET_TAG_OWN_JOURNAL, t->jblk,
+				  t->fsblk, t->tid);
+			return RECOVER_ET_TAG_OWN_JOURNAL;
 		}
 	}
 	return 0;

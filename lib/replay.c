@@ -394,6 +394,8 @@ out:
 	if (!p.counted && p.state && p.blocks)
 		count(&p, 0);
 	r->st.written_bytes = tg.written_bytes;
+	if (tg.issued)
+		r->st.wrote = 1;
 	target_free(&tg);
 	free(p.state);
 	free(p.prev);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * save.c -- the raw journal copied out (recover_save(), recover_save_fd()):
- * the journal's blocks in logical order, with their SHA-256.
+ * the journal's blocks in logical order and, from a filesystem, one block
+ * recording it (stale.c), with their SHA-256.
  *
  * A copy to a path is written through an io_channel, like every other
  * write of the library (libext2fs's unix_io_manager unless
@@ -108,6 +109,21 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 		if (!err)
 			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
 						r->src.blocks);
+	}
+	/*
+	 * A copy of a filesystem's journal ends with one more block: the
+	 * record of the filesystem as it is now, with which a later replay
+	 * of the copy tells whether the filesystem changed since (stale.c).
+	 * A copy of a dump already holds the one that dump has, if any.
+	 */
+	if (!err && r->fs && r->src.fs_journal) {
+		size_t done = 0;
+
+		stale_facts(r, buf);
+		*what = RECOVER_ABOUT_SAVE;
+		err = sink_write(k, r->src.blocks, 1, bs, buf, &done);
+		sha256_update(&sum, buf, done);
+		r->st.saved_bytes += done;
 	}
 	sha256_final(&sum, r->st.saved_sha256);
 	if (!err) {

@@ -15,6 +15,20 @@
 /* Large enough that a pass over the log is a few big sequential reads. */
 #define READ_CHUNK	(2U << 20)
 
+static int cmp_run_pblk(const void *a, const void *b)
+{
+	const struct jrun *x = a, *y = b;
+
+	return x->pblk < y->pblk ? -1 : x->pblk > y->pblk;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
 struct map_ctx {
 	struct jsource	*s;
 	size_t		cap;
@@ -40,8 +54,21 @@ static int map_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	if (!*blocknr || *blocknr < fs->super->s_first_data_block ||
 	    *blocknr >= ext2fs_blocks_count(fs->super))
 		return BLOCK_ABORT;
-	if (blockcnt < 0)
+	if (blockcnt < 0) {
+		if (s->ntree == s->tree_cap) {
+			size_t cap = s->tree_cap ? s->tree_cap * 2 : 16;
+			uint64_t *t = realloc(s->tree, cap * sizeof(*t));
+
+			if (!t) {
+				m->err = ENOMEM;
+				return BLOCK_ABORT;
+			}
+			s->tree = t;
+			s->tree_cap = cap;
+		}
+		s->tree[s->ntree++] = *blocknr;
 		return 0;
+	}
 	m->last = blockcnt;
 	if (last && last->lblk + last->len == (uint64_t)blockcnt &&
 	    last->pblk + last->len == *blocknr) {
@@ -105,6 +132,11 @@ static errcode_t map_journal_inode(struct jsource *s, ext2_filsys fs,
 	free(s->runs);
 	s->runs = NULL;
 	s->nruns = 0;
+	free(s->by_pblk);
+	s->by_pblk = NULL;
+	free(s->tree);
+	s->tree = NULL;
+	s->ntree = s->tree_cap = 0;
 	if (!inode->i_links_count || !LINUX_S_ISREG(inode->i_mode) ||
 	    (inode->i_flags & EXT4_ENCRYPT_FL) ||
 	    size / fs->blocksize < JBD2_MIN_LOG_BLOCKS)
@@ -129,6 +161,52 @@ static errcode_t map_journal_inode(struct jsource *s, ext2_filsys fs,
 	if ((long long)(m.last + 1) * fs->blocksize < (long long)(int)size)
 		return RECOVER_ET_JOURNAL_INODE;
 	s->blocks = size / fs->blocksize;
+	if (s->nruns) {
+		s->by_pblk = malloc(s->nruns * sizeof(*s->by_pblk));
+		if (!s->by_pblk)
+			return ENOMEM;
+		memcpy(s->by_pblk, s->runs, s->nruns * sizeof(*s->by_pblk));
+		qsort(s->by_pblk, s->nruns, sizeof(*s->by_pblk), cmp_run_pblk);
+	}
+	if (s->ntree)
+		qsort(s->tree, s->ntree, sizeof(*s->tree), cmp_u64);
+	return 0;
+}
+
+int jsource_owns(const struct jsource *s, uint64_t pblk)
+{
+	size_t lo = 0, hi = s->nruns;
+
+	if (s->kind != RECOVER_SRC_INODE)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct jrun *r = &s->by_pblk[mid];
+
+		if (pblk < r->pblk) {
+			hi = mid;
+		} else if (pblk >= r->pblk + r->len) {
+			lo = mid + 1;
+		} else {
+			uint64_t lblk = r->lblk + (pblk - r->pblk);
+
+			if (lblk >= s->blocks)
+				return 0;	/* past i_size: not the journal's */
+			return lblk == s->sb_block ? 2 : 1;
+		}
+	}
+	lo = 0;
+	hi = s->ntree;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pblk < s->tree[mid])
+			hi = mid;
+		else if (pblk > s->tree[mid])
+			lo = mid + 1;
+		else
+			return 1;
+	}
 	return 0;
 }
 
@@ -405,6 +483,8 @@ void jsource_close(struct jsource *s)
 	if (s->own_io && s->io)
 		io_channel_close(s->io);
 	free(s->runs);
+	free(s->by_pblk);
+	free(s->tree);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -36,6 +36,7 @@ errcode_t target_flush(struct target *t)
 
 	if (!t->count)
 		return 0;
+	t->issued = 1;
 	err = io_channel_write_blk64(t->io, t->first, (int)t->count, t->buf);
 	if (!err)
 		t->written_bytes += (unsigned long long)t->count * t->blocksize;

@@ -132,6 +132,18 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "wait for the program using it (another fsck?) to finish";
 	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
 		return "give the journal device (or a saved journal) with -j PATH";
+	if (err == RECOVER_ET_JOURNAL_FLAG_CLEAR)
+		return "nothing was written; the superblock contradicts itself: "
+		       "e2fsck -y would delete the journal, losing its log, and "
+		       "check the whole filesystem.  To replay the log first: "
+		       "jrecover -s FILE saves it, debugfs -w -R 'feature "
+		       "has_journal' sets the flag again, then run jrecover";
+	if (err == RECOVER_ET_STALE_DUMP)
+		return "nothing was written";
+	if (err == RECOVER_ET_DEVICE_SMALL)
+		return "nothing was written; the device or image is shorter than "
+		       "the filesystem (a truncated image or a wrong partition?): "
+		       "restore its full size, then run jrecover again";
 	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD ||
 	    err == RECOVER_ET_FC_REPLAY)
 		return "nothing was written; see jrecover -i and -l";
@@ -178,6 +190,12 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "nothing was written; the journal superblock cannot be read";
 	if (err == RECOVER_ET_TAG_PAST_END)
 		return "nothing was written; the journal is corrupt";
+	if (err == RECOVER_ET_TAG_OWN_JOURNAL)
+		return "nothing was written; the journal is corrupt: its tags "
+		       "name blocks of the journal itself, which e2fsck would "
+		       "overwrite while it reads on (jrecover -l lists them); "
+		       "save the journal (jrecover -s FILE) before letting "
+		       "e2fsck replay it";
 	if (err == RECOVER_ET_JOURNAL_INODE)
 		return "nothing was written; e2fsck would delete the journal, "
 		       "losing its updates, then check the filesystem and make "
@@ -262,6 +280,18 @@ int fail(struct cli *c, errcode_t err, const char *what,
 		fprintf(stderr, "%s: %s: interrupted; %s\n", prog, c->device,
 			st && st->replayed ? "the journal still needs recovery: "
 			"run jrecover again" : nothing_written(c));
+	} else if (exit_status(err, st) == EXIT_PARTIAL) {
+		com_err(prog, err, "while %s %s", what, c->device);
+		fprintf(stderr, "%s: %s: the replay stopped part way: blocks "
+			"were written (%llu bytes of them went through) before "
+			"the error; the journal still needs recovery "
+			"(needs_recovery is set).  Fix the cause (free space, the "
+			"device) and run jrecover again%s\n",
+			prog, c->device, st->written_bytes,
+			c->undo_path ? ", or undo what was written with e2undo" :
+			"");
+		if (is_mmp_error(err))
+			mmp_explain(c, err);
 	} else {
 		if (st && st->error == err)
 			fprintf(stderr, "%s: %s: %s at %s\n", prog, path,
@@ -282,6 +312,8 @@ int fail(struct cli *c, errcode_t err, const char *what,
 		fputc('\n', stderr);
 		if (is_mmp_error(err))
 			mmp_explain(c, err);
+		if (err == RECOVER_ET_STALE_DUMP && st)
+			stale_report(c, st, 1);
 	}
 	if (c->json) {
 		printf("{\"filesystem\":");

@@ -30,6 +30,7 @@
 #define OPT_JSON		256
 #define OPT_PROGRESS		257
 #define OPT_FOREIGN		258
+#define OPT_STALE_DUMP		259
 
 const char *prog = "jrecover";
 volatile sig_atomic_t interrupted;
@@ -74,12 +75,16 @@ static void usage(FILE *f)
 "  -C FD                write e2fsck-style progress lines (pass done total\n"
 "                       device) to file descriptor FD; -C 0 is --progress\n"
 "      --json           print the report of -i, -l, -s or the replay as JSON\n"
+"      --replay-stale-dump  replay the dump given with -j even though the\n"
+"                       filesystem changed after its log was written (this\n"
+"                       reverts what was done since: copy the filesystem first)\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
 "\n"
 "Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
-"left, 8 operational error, 16 usage error, 32 interrupted; -n exits as the\n"
-"replay would (0, 1, 4 or 8).\n",
+"left, 8 operational error (nothing written), 12 error part way (blocks\n"
+"written, run again once the cause is fixed), 16 usage error, 32 interrupted;\n"
+"-n exits as the replay would (0, 1, 4 or 8).\n",
 		prog, prog);
 }
 
@@ -131,7 +136,8 @@ int exit_status(errcode_t err, const struct recover_stats *st)
 	case RECOVER_OUTCOME_INTERRUPTED:
 		return EXIT_INTERRUPTED;
 	case RECOVER_OUTCOME_FAILED:
-		return EXIT_ERROR;
+		/* Blocks went out before the error: not "nothing written". */
+		return st->wrote ? EXIT_PARTIAL : EXIT_ERROR;
 	case RECOVER_OUTCOME_NONE:
 		break;
 	}
@@ -238,6 +244,9 @@ static int run(struct cli *c)
 		printf("%s: %s: clean, nothing to replay\n", prog, c->device);
 	else if (!c->quiet)
 		report_text(c, &sb, &st, now() - t0);
+	if (sb.source == RECOVER_SRC_DUMP && st.outcome != RECOVER_OUTCOME_CLEAN &&
+	    !c->json)
+		stale_report(c, &st, 0);
 	return status;
 }
 
@@ -256,6 +265,7 @@ int main(int argc, char **argv)
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "foreign-journal", no_argument, NULL, OPT_FOREIGN },
+		{ "replay-stale-dump", no_argument, NULL, OPT_STALE_DUMP },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -330,6 +340,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FOREIGN:
 			c.opts.flags |= RECOVER_FL_FOREIGN_JOURNAL;
+		case OPT_STALE_DUMP:
+			c.opts.flags |= RECOVER_FL_STALE_DUMP;
 			break;
 		case 'V':
 			printf("%s %s (librecover %s, crc32c from %s)\n", prog,
@@ -431,6 +443,8 @@ int main(int argc, char **argv)
 				prog, c.undo_path, c.mode == MODE_INFO ? "-i" :
 				c.mode == MODE_LIST ? "-l" :
 				c.mode == MODE_SAVE ? "-s" : "-n");
+	} else if (undo_refuses_journal(&c)) {
+		return EXIT_USAGE;
 	} else if (c.undo_path && setup_undo(&c)) {
 		return EXIT_ERROR;
 	}
@@ -444,9 +458,11 @@ int main(int argc, char **argv)
 	c.opts.progress = show_progress;
 	c.opts.progress_data = &c;
 	/* Noticed at the library's next progress call: a safe point in a
-	 * replay; with -s, after a 4 MiB piece, and FILE is removed. */
+	 * replay; with -s, after a 4 MiB piece, and FILE is removed.  A hang-up
+	 * (the terminal or ssh session gone) is a request to stop as well. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	status = run(&c);
 	finish_undo(&c);
 	unlock_files(&c);

@@ -19,6 +19,8 @@
 #define EXIT_ERROR		8
 #define EXIT_USAGE		16
 #define EXIT_INTERRUPTED	32
+/* An error after some blocks were written: 8 and 4 (errors left). */
+#define EXIT_PARTIAL		12
 
 enum progress_style {
 	PROGRESS_NONE,
@@ -121,6 +123,8 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st);
+void stale_report(const struct cli *c, const struct recover_stats *st,
+		  int refused);
 
 /* lock.c */
 int lock_files(struct cli *c);
@@ -131,6 +135,7 @@ int check_outputs(struct cli *c);
 
 /* undo.c */
 int setup_undo(struct cli *c);
+int undo_refuses_journal(const struct cli *c);
 void finish_undo(struct cli *c);
 
 #endif /* JRECOVER_H */

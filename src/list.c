@@ -166,7 +166,8 @@ static void list_fc_tag(const struct cli *c, const struct recover_event *ev)
 
 /* -l: what a replay does with a tag (RECOVER_EV_FATE). */
 static const char *fate_names[] = { "", "written", "revoked", "superseded",
-	"bad_checksum", "unreadable", "past_end", "not_replayed" };
+	"bad_checksum", "unreadable", "past_end", "not_replayed",
+	"journal_block" };
 
 static void json_fate(const struct recover_event *ev)
 {
@@ -207,6 +208,10 @@ static void print_fate(const struct recover_event *ev)
 		break;
 	case RECOVER_FATE_NOT_REPLAYED:
 		printf("not replayed: recovery fails\n");
+		break;
+	case RECOVER_FATE_OWN_JOURNAL:
+		printf("a block of the journal itself: the replay refuses the "
+		       "log\n");
 		break;
 	default:
 		printf("written\n");

@@ -185,7 +185,10 @@ void report_text(const struct cli *c, const struct recover_super *sb,
 		printf("%s: %s: %s\n", prog, c->device, st->dump_is_current ?
 		       "the dump holds the filesystem's current journal: that "
 		       "journal was reset and needs_recovery cleared" :
-		       "the filesystem's own journal and flags were left as they are");
+		       "only the dump's blocks were written: the filesystem's own "
+		       "journal was not reset, and its superblock is as the log "
+		       "left it (a logged copy of it brings back its flags of "
+		       "then): look with jrecover -i, then run e2fsck -f");
 	if (st->superseded)
 		printf("%s: %s: each block %s once: %llu cop%s written, %llu "
 		       "superseded by a later copy of the same block\n", prog,
@@ -246,4 +249,88 @@ void report_save(const struct cli *c, const struct recover_super *sb,
 		       "saved to ", c->save_fd >= 0 ? "" : c->save_path,
 		       st->saved_bytes, sha256_hex(st->saved_sha256));
 	}
+}
+
+/* The checks a dump's replay could make, in words. */
+static void stale_checked(const struct cli *c, const struct recover_stats *st,
+			  FILE *f)
+{
+	unsigned int k = st->stale_checks;
+
+	if (k & RECOVER_STALE_FACTS) {
+		fprintf(f, "%s: %s: checked against the record jrecover -s saved "
+			"with the dump (mount and write times, mount count, kbytes "
+			"written%s)%s\n", prog, c->opts.journal_path,
+			(k & RECOVER_STALE_JOURNAL) ? ", the journal superblock" : "",
+			(k & RECOVER_STALE_TIME) ? " and the times" : "");
+		return;
+	}
+	fprintf(f, "%s: %s: the dump carries no record of %s (jrecover -s "
+		"saves one): ", prog, c->opts.journal_path, c->device);
+	if (k & (RECOVER_STALE_TIME | RECOVER_STALE_SEQUENCE))
+		fprintf(f, "checked only %s%s%s\n",
+			(k & RECOVER_STALE_TIME) ? "the filesystem's mount and "
+			"write times against the log's last commit time" : "",
+			(k & RECOVER_STALE_TIME) && (k & RECOVER_STALE_SEQUENCE) ?
+			" and " : "",
+			(k & RECOVER_STALE_SEQUENCE) ? "its own journal's sequence" :
+			"");
+	else
+		fprintf(f, "whether the filesystem changed after the log was "
+			"written could not be checked (no usable commit time)\n");
+	if (k & RECOVER_STALE_SHIFTED)
+		fprintf(f, "%s: %s: the commit time is stored shifted by 32 bits, "
+			"as debugfs writes it: read as %s\n", prog,
+			c->opts.journal_path, utc_time(st->stale_log_time));
+}
+
+/*
+ * A dump's replay and the filesystem's changes since the log: what was
+ * found and checked; after a refusal, what replaying would do and how to
+ * go on.  (A replay that found nothing says only what it could not check.)
+ */
+void stale_report(const struct cli *c, const struct recover_stats *st,
+		  int refused)
+{
+	unsigned int f = st->stale_found;
+	FILE *out = stderr;
+
+	if (!c->opts.journal_path || c->quiet)
+		return;
+	if (f & RECOVER_STALE_MOUNT)
+		fprintf(out, "%s: %s: mounted since the dump was saved (mount "
+			"count %u, %u at the save)\n", prog, c->device,
+			st->stale_fs_mnt_count, st->stale_saved_mnt_count);
+	if (f & RECOVER_STALE_WRITE)
+		fprintf(out, "%s: %s: written since the dump was saved (last "
+			"write %s, ", prog, c->device,
+			utc_time(st->stale_fs_wtime));
+	if (f & RECOVER_STALE_WRITE)
+		fprintf(out, "%s at the save)\n", utc_time(st->stale_saved_wtime));
+	if (f & RECOVER_STALE_JOURNAL)
+		fprintf(out, "%s: %s: its journal was replayed, used, dropped "
+			"or made anew since the dump was saved (its superblock "
+			"differs from the one recorded)\n", prog, c->device);
+	if (f & RECOVER_STALE_TIME) {
+		fprintf(out, "%s: %s: last mounted or written %s, ", prog,
+			c->device, utc_time(st->stale_fs_time));
+		fprintf(out, "after the log's last commit (%s)\n",
+			utc_time(st->stale_log_time));
+	}
+	if (f & RECOVER_STALE_SEQUENCE)
+		fprintf(out, "%s: %s: its own journal (sequence %u) is not the "
+			"dump's: made anew, or used past the dump's log, since\n",
+			prog, c->device, st->stale_own_sequence);
+	if (refused || !(st->stale_checks & RECOVER_STALE_FACTS))
+		stale_checked(c, st, out);
+	if (refused)
+		fprintf(out, "%s: replaying %s now would put the log's old blocks "
+			"back over everything done on %s since: files made since "
+			"would vanish, files deleted would come back.  To do it "
+			"anyway, copy %s first (dd), then run: %s "
+			"--replay-stale-dump -j %s %s\n", prog, c->opts.journal_path,
+			c->device, c->device, prog, c->opts.journal_path, c->device);
+	else if (f)
+		fprintf(out, "%s: %s: replayed although the filesystem changed "
+			"since (--replay-stale-dump)\n", prog, c->device);
 }

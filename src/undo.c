@@ -26,6 +26,51 @@
  * nothing was written: so it gets a new, empty file next to FILE, which
  * replaces FILE only when the run wrote something (finish_undo()).
  */
+/*
+ * -z with an external journal device (-j DEVICE): the replay resets that
+ * device's journal superblock, and an undo file covers the filesystem's
+ * device only.  e2undo would then give back the filesystem as it was,
+ * marked as needing recovery, beside a journal whose log is gone.  Refused
+ * before anything is opened.  (A saved dump is only read: -z with one is
+ * fine.)  The device is told by its ext2 superblock's journal_dev feature.
+ */
+int undo_refuses_journal(const struct cli *c)
+{
+	unsigned char sb[1024];
+	int fd;
+	ssize_t n;
+
+	if (!c->undo_path || !c->opts.journal_path ||
+	    (c->opts.flags & RECOVER_FL_DRY_RUN))
+		return 0;
+	fd = open(c->opts.journal_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* the open proper reports it */
+	n = pread(fd, sb, sizeof(sb), 1024);
+	close(fd);
+	/* s_magic (0xEF53, little-endian) and INCOMPAT_JOURNAL_DEV (0x8). */
+	if (n != (ssize_t)sizeof(sb) || sb[56] != 0x53 || sb[57] != 0xef ||
+	    !(sb[96] & 0x08))
+		return 0;
+	fprintf(stderr, "%s: -z %s: %s is an external journal device, which the "
+		"replay resets and an undo file does not cover: e2undo would put "
+		"back the filesystem but not the log.  Nothing was written.  For a "
+		"way back, copy the filesystem and the journal device (dd), then "
+		"replay without -z\n",
+		prog, c->undo_path, c->opts.journal_path);
+	return EXIT_USAGE;
+}
+
+/* A setup that failed leaves nothing allocated behind it. */
+static int undo_failed(struct cli *c)
+{
+	free(c->undo_tmp);
+	c->undo_tmp = NULL;
+	free(c->undo_target);
+	c->undo_target = NULL;
+	return EXIT_ERROR;
+}
+
 int setup_undo(struct cli *c)
 {
 	errcode_t err;
@@ -48,7 +93,7 @@ int setup_undo(struct cli *c)
 		com_err(prog, err, "while setting up the undo file %s",
 			c->undo_path);
 		unlink(c->undo_tmp);
-		return EXIT_ERROR;
+		return undo_failed(c);
 	}
 	c->opts.io_manager = undo_io_manager;
 	return 0;

@@ -148,7 +148,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 		fi
 		# A cut dump holds less than the journal it came from: that
 		# journal keeps its log (and needs_recovery) for a full replay.
-		grep -q "left as they are" "$SCRATCH/.run.out" ||
+		grep -q "own journal was not reset" "$SCRATCH/.run.out" ||
 			fail "$c: jrecover did not leave the filesystem's own journal alone"
 		[ "$RUN_RC" -eq 4 ] || fail "$c: a cut dump exited $RUN_RC, not 4"
 		jsb=$(jsb_offset "$full")
@@ -167,7 +167,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 		jrecover -j "$c.dump" "$c.other.img"
 		[ "$RUN_RC" -eq 1 ] || [ "$RUN_RC" -eq 4 ] ||
 			fail "$c: into another journal's filesystem, jrecover exited $RUN_RC"
-		grep -q "left as they are" "$SCRATCH/.run.out" ||
+		grep -q "own journal was not reset" "$SCRATCH/.run.out" ||
 			fail "$c: jrecover did not say it left the journal alone"
 		"$IMGCMP" -l "$base" "$c.other.img" > diffs
 		printf '%s\n' "$B" $((B + 2)) $((B + 3)) $((B + 10)) $((B + 11)) > want
@@ -237,7 +237,7 @@ for fmt in 4k-64-v3 1k-32-none; do
 	jrecover --foreign-journal -j "other-$fmt.dump" "$target"
 	[ "$RUN_RC" -eq "$(std_expect)" ] ||
 		fail "foreign-$fmt: jrecover --foreign-journal exited $RUN_RC, not $(std_expect)"
-	grep -q "left as they are" "$SCRATCH/.run.out" ||
+	grep -q "own journal was not reset" "$SCRATCH/.run.out" ||
 		fail "foreign-$fmt: jrecover did not say it left the journal alone"
 	"$IMGCMP" -l "target-$fmt.orig" "$target" > diffs
 	say "blocks changed: $(tr '\n' ' ' < diffs)"

@@ -495,7 +495,11 @@ J dump.i.json -i -j dump.journal "$img"
 jq_is dump.i.json .journal.source dump "dump -i"
 J dump.r.json -j dump.journal "$img"
 jq_is dump.r.json '"\(.journal.source) \(.dump_is_current) \(.replayed)"' "dump true 10" "dump, current"
-J dump.again.json -j dump.journal "$img"
+# Again, onto the filesystem that replay wrote: the dump is older than
+# the filesystem now (refused, exit 8), unless told to replay it anyway.
+J dump.stale.json -j dump.journal "$img"
+jq_is dump.stale.json '"\(.exit) \(.code)"' "8 RECOVER_ET_STALE_DUMP" "dump, stale"
+J dump.again.json --replay-stale-dump -j dump.journal "$img"
 jq_is dump.again.json '"\(.journal.source) \(.dump_is_current) \(.replayed)"' "dump false 10" "dump, not current"
 J dump.s.json -j dump.journal -s dump.copy "$img"
 jq_is dump.s.json '"\(.journal.source) \(.bytes)"' "dump $(wc -c < dump.journal)" "dump -s"
@@ -528,7 +532,8 @@ J ext.r.json -j ext.jdev ext.img
 [ "$RUN_RC" -eq 1 ] || fail "external: the replay exited $RUN_RC, not 1"
 jq_is ext.r.json '"\(.journal.source) \(.replayed) \(.revoked)"' "device 10 3" "external replay"
 J ext.s.json -s ext.save -j ext.jdev ext.img
-jq_is ext.s.json '"\(.journal.source) \(.bytes)"' "device $(wc -c < ext.jdev)" "external -s"
+jq_is ext.s.json '"\(.journal.source) \(.bytes)"' "device $(wc -c < ext.save)" "external -s"
+saved_is ext.jdev ext.save || fail "external -s: not the device and its record"
 
 # --- errors about the -j path: "path" is the journal's, "code" its name ------------
 J nojdev.json -j no-such.jdev ext.img

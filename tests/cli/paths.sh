@@ -200,9 +200,9 @@ for fmt in text json; do
 	rc=$?
 	sed 's/^/    err: /' "stderr.$fmt"
 	[ "$rc" -eq 0 ] || fail "-s - ($fmt) exited $rc, not 0"
-	cmp -s "stdout.$fmt" dump.journal ||
-		fail "-s - ($fmt): standard output is not the journal ($(wc -c < "stdout.$fmt") bytes)"
-	want="$(wc -c < dump.journal) bytes, sha256 $(sha256_of dump.journal)"
+	saved_is dump.journal "stdout.$fmt" ||
+		fail "-s - ($fmt): standard output is not the journal and its record ($(wc -c < "stdout.$fmt") bytes)"
+	want="$(wc -c < "stdout.$fmt") bytes, sha256 $(sha256_of "stdout.$fmt")"
 	if [ "$fmt" = text ]; then
 		grep -q "journal written to standard output: $want\$" "stderr.$fmt" ||
 			fail "-s -: the report does not say '$want'"
@@ -215,7 +215,7 @@ done
 # -s FILE says the same of the file.
 NCASES=$((NCASES + 1))
 jr s.out s.err -s saved.journal img.img
-cmp -s saved.journal dump.journal || fail "-s saved.journal: not the journal"
+cmp -s saved.journal stdout.text || fail "-s saved.journal: not the journal and its record"
 grep -q "journal saved to saved.journal: $want\$" s.out ||
 	fail "-s FILE: the report does not say '$want'"
 [ "$(stat -c %a saved.journal)" = 600 ] ||
@@ -228,7 +228,7 @@ ln -s target.journal via.journal
 jr s.out s.err -s via.journal img.img
 [ "$RUN_RC" -eq 0 ] || fail "-s via a link exited $RUN_RC"
 [ -L via.journal ] || fail "-s via a link replaced the link"
-cmp -s target.journal dump.journal || fail "-s via a link: the file it names is not the journal"
+cmp -s target.journal stdout.text || fail "-s via a link: the file it names is not the journal"
 
 # No temporary file was left behind by any of the runs.
 NCASES=$((NCASES + 1))

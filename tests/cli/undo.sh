@@ -9,17 +9,20 @@
 #    byte (imgcmp -s against e2fsck -y -E journal_only);
 #  - an existing undo file of that name (e2undo's header at its start) is
 #    replaced (anything else is refused: outputs.sh);
-#  - with an external journal the undo file covers the filesystem, not the
-#    journal device: e2undo restores the filesystem, the device keeps its
-#    reset journal superblock;
+#  - with an external journal device (-j DEVICE) -z is refused, exit 16,
+#    before anything is opened: the replay resets the device's journal
+#    superblock and an undo file covers the filesystem only, so e2undo
+#    would give back the filesystem beside a journal whose log is gone.
+#    Both the image and the device are left byte for byte as they were
+#    and no undo file is made; -n -z -j DEVICE still runs (writes nothing);
 #  - -n -z writes nothing to the image and no undo file;
 #  - the replay says it replaces the old file, and leaves no temporary
 #    file behind; a second -z run, with nothing left to do, leaves the
 #    first run's undo file byte for byte as it was, and e2undo with it
 #    still restores the original image;
 #  - a replay that fails after writing (a file size limit makes a later
-#    write fail) keeps its undo file, and e2undo with it restores the
-#    image.
+#    write fail) exits 12 (an error part way: run again once the cause is
+#    fixed), keeps its undo file, and e2undo with it restores the image.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
@@ -99,18 +102,48 @@ for fmt in 1k-32-none 1k-64-v3 4k-32-none 4k-64-v3; do
 	undo_case "$fmt" "$img"
 done
 
+# undo_refused NAME IMG JDEV: -z with an external journal device.
+undo_refused() {
+	case_begin "$1"
+	u_state=$(state_of "$2" "$3")
+	jrecover -z "$_case.undo" -j "$3" "$2"
+	[ "$RUN_RC" -eq 16 ] || fail "$_case: -z -j DEVICE exited $RUN_RC, not 16"
+	[ "$(state_of "$2" "$3")" = "$u_state" ] ||
+		fail "$_case: -z -j DEVICE changed the image or the journal device"
+	[ -e "$_case.undo" ] && fail "$_case: -z -j DEVICE made an undo file"
+	ls -A | grep -q "^\.$_case\.undo\." && fail "$_case: a temporary undo file was left behind"
+	grep -q "is an external journal device, which the replay resets and an undo file does not cover" \
+		"$SCRATCH/.run.out" || fail "$_case: the refusal does not say why"
+	grep -q "Nothing was written" "$SCRATCH/.run.out" ||
+		fail "$_case: the refusal does not say nothing was written"
+	# A dry run writes nothing: -z is only noted as unused.
+	jrecover -n -z "$_case.undo" -j "$3" "$2"
+	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$_case: -n -z -j exited $RUN_RC, not $(std_expect)"
+	[ "$(state_of "$2" "$3")" = "$u_state" ] || fail "$_case: -n -z -j changed something"
+	# Without -z the replay is e2fsck's.
+	copy_img "$2" "$_case.e2fsck.img"
+	copy_img "$3" "$_case.e2fsck.jdev"
+	run e2fsck -y -E journal_only -j "$_case.e2fsck.jdev" "$_case.e2fsck.img"
+	jrecover -j "$3" "$2"
+	[ "$RUN_RC" -eq "$(std_expect)" ] || fail "$_case: the replay exited $RUN_RC"
+	{ "$IMGCMP" -s "$_case.e2fsck.img" "$2" > cmp.out &&
+	  "$IMGCMP" "$_case.e2fsck.jdev" "$3" >> cmp.out; } ||
+		{ sed 's/^/    /' cmp.out; fail "$_case: the replay differs from e2fsck's"; }
+	case_end
+}
+
 for fmt in 1k-32-none 4k-64-v3; do
 	set_format "$fmt"
 	img=ext-$fmt.img
 	jdev=ext-$fmt.jdev
 	std_external "$img" "$jdev"
-	undo_case "ext-$fmt" "$img" "$jdev"
+	undo_refused "ext-$fmt" "$img" "$jdev"
 done
 
 # --- a replay that fails after writing keeps its undo file --------------------
 # The file size limit (prlimit --fsize, SIGXFSZ ignored) lets the replay
-# write T1's blocks, 8 MiB into the image, and fails the write of T2's,
-# 48 MiB in: jrecover exits 8 with the filesystem half written, and the
+# write T1's blocks, 16 MiB into the image, and fails the write of T2's,
+# 48 MiB in: jrecover exits 12 with the filesystem half written, and the
 # undo file it keeps (the only way back) makes e2undo give back the image
 # as it was.  (T2's 64 blocks go out in one direct write: four blocks or
 # fewer would sit in libext2fs's write cache, fail only when it is
@@ -129,7 +162,7 @@ if command -v prlimit > /dev/null 2>&1; then
 	jw "$img" <<EOF
 features revoke 64bit csum3
 txn
-log 2048-2055
+log 4096-4103
 commit
 txn
 log 12288-12351
@@ -142,7 +175,11 @@ EOF
 	rc=$?
 	sed 's/^/    /' fail.out
 	say "    [exit $rc]"
-	[ "$rc" -eq 8 ] || fail "write error: jrecover exited $rc, not 8"
+	[ "$rc" -eq 12 ] || fail "write error: jrecover exited $rc, not 12"
+	grep -q "the replay stopped part way" fail.out ||
+		fail "write error: jrecover does not say it stopped part way"
+	grep -q "nothing was written" fail.out &&
+		fail "write error: jrecover says nothing was written"
 	[ "$(sha256_of "$img")" != "$sum" ] ||
 		fail "write error: nothing was written before it (the test is wrong)"
 	if [ ! -s fail.undo ]; then

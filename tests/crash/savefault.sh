@@ -56,8 +56,9 @@ save_faults() {
 	rm -f FILE
 	run "$CRASHRUN" ${_jdev:+-j "$_jdev"} -S FILE "$_img"
 	[ "$RUN_RC" -eq 0 ] || fail "$_name: crashrun -S exited $RUN_RC"
-	cmp -s FILE "$_want" ||
-		fail "$_name: the copy ($(wc -c < FILE) bytes) is not the journal ($(wc -c < "$_want") bytes)"
+	# The journal, and the block recording the filesystem (jrecover(8), -s).
+	saved_is "$_want" FILE ||
+		fail "$_name: the copy ($(wc -c < FILE) bytes) is not the journal ($(wc -c < "$_want") bytes) and its record"
 	_n=$(summary events)
 	say "$_name: $_n writes and flushes"
 	[ "${_n:-0}" -ge 2 ] || die "$_name: only ${_n:-no} events counted"

@@ -45,8 +45,9 @@
 #              read-write handle) leaves the block clean too
 #   logged     a journal that logs the MMP block itself: the replay
 #              overwrites it, as e2fsck's does, and jrecover then reports
-#              it damaged (exit 8); e2fsck fails to reopen (exit 12); the
-#              block holds the journal's copy after both
+#              it damaged, after writing (exit 12, an error part way);
+#              e2fsck fails to reopen (exit 12); the block holds the
+#              journal's copy after both
 #
 # The cases run side by side: most of their time is libext2fs's sleeping.
 # The loop mount of a replayed image is in mmp-mount.sh.
@@ -571,7 +572,8 @@ case_logged() {
 	_b=$(mmp_blk ../logged.img)
 	e2fsck_bg -y -E journal_only
 	timed_jrecover x.img
-	[ "$RUN_RC" -eq 8 ] || fail "logged: jrecover exited $RUN_RC, not 8"
+	[ "$RUN_RC" -eq 12 ] || fail "logged: jrecover exited $RUN_RC, not 12"
+	expect_out "the replay stopped part way" logged
 	expect_out "MMP: invalid magic number while replaying the journal of x.img" logged
 	expect_out "is damaged" logged
 	! grep -q "refused by multi-mount protection" "$SCRATCH/.run.out" ||

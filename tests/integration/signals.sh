@@ -219,44 +219,49 @@ interrupt INT scan
 interrupt TERM scan
 interrupt INT replay
 interrupt TERM ""
-say "$INTERRUPTED of 4 runs were interrupted"
+interrupt HUP replay
+say "$INTERRUPTED of 5 runs were interrupted"
 
-# -z, stopped during the replay: if anything was written, the undo file is
-# kept (it is the only way back) and e2undo gives back big.img; if nothing
-# was, there is no undo file, the image is big.img, and no new file is
-# left next to it.
+# -z, stopped during the replay (SIGINT, and SIGHUP as a closed terminal
+# sends it): if anything was written, the undo file is kept (it is the only
+# way back) and e2undo gives back big.img; if nothing was, there is no undo
+# file, the image is big.img, and no new file is left next to it.
+for zsig in INT HUP; do
 NCASES=$((NCASES + 1))
 say ""
-say "=== case SIGINT during the replay, with -z"
+say "=== case SIG$zsig during the replay, with -z"
 copy_img big.img sig-undo.img
 rm -f "$SCRATCH/.sig.out" "$SCRATCH/.sig.err" sig.undo
 $DEFSIG "$JRECOVER" --progress -z sig.undo sig-undo.img > "$SCRATCH/.sig.out" 2> "$SCRATCH/.sig.err" &
 pid=$!
 wait_for_text "$pid" "$SCRATCH/.sig.err" replay 20000 0.005
-kill -INT "$pid" 2>/dev/null
+kill -$zsig "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
 tr '\r' '\n' < "$SCRATCH/.sig.err" | sed 's/\x1b\[K//g; /^$/d; s/^/    /'
 say "    [exit $rc]"
 case $rc in
 1|32) ;;
-*) fail "-z, SIGINT: jrecover exited $rc" ;;
+*) fail "-z, SIG$zsig: jrecover exited $rc" ;;
 esac
 if [ -e sig.undo ]; then
 	grep -q "e2undo sig.undo sig-undo.img undoes what this run wrote" "$SCRATCH/.sig.err" ||
-		fail "-z, SIGINT: the undo file was kept without a word"
+		fail "-z, SIG$zsig: the undo file was kept without a word"
 	run e2undo sig.undo sig-undo.img
-	[ "$RUN_RC" -eq 0 ] || fail "-z, SIGINT: e2undo exited $RUN_RC"
+	[ "$RUN_RC" -eq 0 ] || fail "-z, SIG$zsig: e2undo exited $RUN_RC"
+	grep -qi incomplete "$SCRATCH/.run.out" &&
+		fail "-z, SIG$zsig: e2undo calls the undo file incomplete"
 	cmp -s sig-undo.img big.img ||
-		fail "-z, SIGINT: after e2undo the image is not what it was"
+		fail "-z, SIG$zsig: after e2undo the image is not what it was"
 else
 	[ "$rc" -eq 32 ] || fail "-z: the replay ended, but left no undo file"
 	cmp -s sig-undo.img big.img ||
-		fail "-z, SIGINT: no undo file, but the image changed"
+		fail "-z, SIG$zsig: no undo file, but the image changed"
 fi
 left=$(ls -A | grep '^\.sig\.undo\.')
-[ -z "$left" ] || fail "-z, SIGINT: a new undo file was left behind: $left"
+[ -z "$left" ] || fail "-z, SIG$zsig: a new undo file was left behind: $left"
 rm -f sig-undo.img sig.undo
+done
 
 # ==== 3. a save stopped half way ====================================================
 # recover_save() calls the progress function after every 4 MiB piece: the
@@ -270,8 +275,9 @@ sum=$(tail -n 1 "$SCRATCH/.run.out")
 [ "$RUN_RC" -eq 0 ] || fail "save: crashrun -S exited $RUN_RC"
 [ "$(crashrun_field progress "$sum")" -eq 32 ] ||
 	fail "save: $(crashrun_field progress "$sum") progress calls for 32 pieces of 4 MiB"
-[ "$(stat -c %s "$SCRATCH/full.dump" 2>/dev/null)" = $((128 << 20)) ] ||
-	fail "save: the dump is not the 128 MiB journal"
+# The journal and one block recording the filesystem (jrecover(8), -s).
+[ "$(stat -c %s "$SCRATCH/full.dump" 2>/dev/null)" = $(((128 << 20) + 4096)) ] ||
+	fail "save: the dump is not the 128 MiB journal and its record"
 rm -f "$SCRATCH/full.dump"
 before=$(sha256sum < big.img)
 run "$CRASHRUN" -S "$SCRATCH/part.dump" -s 3 big.img

@@ -867,3 +867,19 @@ oracle_block() {
 		fail "${1%.img}: e2fsck left block $2 other than the test" \
 			"expects (${3}${4:+ block $4}): fix the test"
 }
+
+# saved_is WANT SAVE: SAVE, written by jrecover -s from a filesystem's
+# journal, is WANT (the journal) byte for byte followed by one journal
+# block holding the record of the filesystem that a later replay of the
+# dump checks (jrecover(8), -s): "jrecover-facts" at its start.
+saved_is() {
+	_sw=$(wc -c < "$1")
+	_ss=$(wc -c < "$2")
+	_sx=$((_ss - _sw))
+	case $_sx in
+	1024|2048|4096|8192|16384|32768|65536) ;;
+	*) return 1 ;;
+	esac
+	cmp -s -n "$_sw" "$1" "$2" &&
+		[ "$(dd if="$2" bs=1 skip="$_sw" count=14 2>/dev/null)" = jrecover-facts ]
+}
