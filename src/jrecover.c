@@ -340,6 +340,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_FOREIGN:
 			c.opts.flags |= RECOVER_FL_FOREIGN_JOURNAL;
+			break;
 		case OPT_STALE_DUMP:
 			c.opts.flags |= RECOVER_FL_STALE_DUMP;
 			break;
@@ -434,8 +435,10 @@ int main(int argc, char **argv)
 	c.opts.features = &c.feat;
 	/* One run at a time on an image or a journal file (lock.c). */
 	status = lock_files(&c);
-	if (status)
+	if (status) {
+		outpath_free(&c.undo_out);
 		return status;
+	}
 	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
 		if (!c.quiet)
 			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
@@ -446,6 +449,10 @@ int main(int argc, char **argv)
 	} else if (undo_refuses_journal(&c)) {
 		return EXIT_USAGE;
 	} else if (c.undo_path && setup_undo(&c)) {
+		free(c.undo_tmp);
+		free(c.undo_tmpname);
+		outpath_free(&c.undo_out);
+		unlock_files(&c);
 		return EXIT_ERROR;
 	}
 	if (c.quiet)

@@ -92,17 +92,20 @@ int check_outputs(struct cli *c)
 	if (c->undo_path) {
 		status = check_one(c, "-z", c->undo_path, OUTPATH_UNDO, save,
 				   &c->undo_out);
-		if (status)
+		if (status) {
+			outpath_free(&c->undo_out);
 			return status;
+		}
 	}
 	if (c->save_path && !save) {
 		/* -s -: what the shell opened may be the image itself
 		 * (1<>img, >>img) or its device. */
 		why = outpath_check_fd(STDOUT_FILENO, OUTPATH_DUMP, c->device,
 				       c->opts.journal_path);
-		if (why)
-			return refuse("-s", "-", why,
-				      OUTPATH_DUMP, errno);
+		if (why) {
+			outpath_free(&c->undo_out);
+			return refuse("-s", "-", why, OUTPATH_DUMP, errno);
+		}
 	}
 	return 0;
 }

@@ -66,8 +66,8 @@ static int undo_failed(struct cli *c)
 {
 	free(c->undo_tmp);
 	c->undo_tmp = NULL;
-	free(c->undo_target);
-	c->undo_target = NULL;
+	free(c->undo_tmpname);
+	c->undo_tmpname = NULL;
 	return EXIT_ERROR;
 }
 
