@@ -27,6 +27,10 @@ ln lo.img hard.img
 
 LO=$(losetup -f --show lo.img 2> /dev/null) || skip "no loop device (losetup -f failed)"
 trap '_rc=$?; losetup -d "$LO" 2> /dev/null; unmount; (exit $_rc); _cleanup' EXIT
+# jrecover finds the file behind a loop device in sysfs: a root without
+# /sys mounted (a bare chroot) cannot show it.
+[ -e "/sys/block/${LO#/dev/}/loop/backing_file" ] ||
+	skip "no /sys/block/${LO#/dev/}/loop/backing_file (sysfs not mounted)"
 node=
 if mknod node b "$(stat -c '%t' "$LO" | xargs printf '%d')" \
 	"$(stat -c '%T' "$LO" | xargs printf '%d')" 2> /dev/null; then
