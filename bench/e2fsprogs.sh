@@ -6,7 +6,7 @@
 # images (bench/mkbench): N = 2^20 and 2^25 revoke records and the
 # LU-14958 shape, journal checksum v3.
 #
-#   bash bench/e2fsprogs.sh BUILDDIR WORKDIR [OUT.md]
+#   bash bench/e2fsprogs.sh BUILDDIR WORKDIR [OUTFILE]
 #
 # BUILDDIR: this checkout's build (bench/mkbench, bench/sparsecmp and
 # src/jrecover built: make check or make bench); WORKDIR: the directory
@@ -19,12 +19,12 @@
 # phase's image against stock's (bench/sparsecmp), or against jrecover's
 # where stock did not finish; the exit statuses of the -fy runs are shown.
 # BENCH_ROWS: which rows, of "20 25 lu" (the default, all three).
-# Prints a markdown table (and writes it to OUT.md when given).
+# Prints a markdown table (and writes it to OUTFILE when given, e.g. bench/results-e2fsprogs.md).
 
 set -euo pipefail
 
-build=$(cd "${1:?usage: $0 BUILDDIR WORKDIR [OUT.md]}" && pwd)
-work=$(cd "${2:?usage: $0 BUILDDIR WORKDIR [OUT.md]}" && pwd)
+build=$(cd "${1:?usage: $0 BUILDDIR WORKDIR [OUTFILE]}" && pwd)
+work=$(cd "${2:?usage: $0 BUILDDIR WORKDIR [OUTFILE]}" && pwd)
 out=${3:-}
 STOCK=$work/stock/e2fsck/e2fsck
 PATCHED=$work/patched/e2fsck/e2fsck
