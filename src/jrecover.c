@@ -447,6 +447,8 @@ int main(int argc, char **argv)
 				c.mode == MODE_LIST ? "-l" :
 				c.mode == MODE_SAVE ? "-s" : "-n");
 	} else if (undo_refuses_journal(&c)) {
+		outpath_free(&c.undo_out);
+		unlock_files(&c);
 		return EXIT_USAGE;
 	} else if (c.undo_path && setup_undo(&c)) {
 		free(c.undo_tmp);
