@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # abi.sh --- the shared library exports exactly what lib/librecover.sym
-# lists, each under its version node, and nothing else: an accidental
-# export (a helper left non-static) or a symbol dropped from the build fails
-# here, not in a caller's link.  Every exported function is also declared in
+# lists, each under its version node, and nothing else, and the static
+# archive holds those names global and no other: an accidental export (a
+# helper left non-static, an internal function a static link would meet) or
+# a symbol dropped from the build fails here, not in a caller's link.  Every exported function is also declared in
 # the public header and named in librecover(3).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
@@ -34,6 +35,26 @@ fi
 if ! diff listed.ver exported > /dev/null; then
 	diff -u listed.ver exported | sed 's/^/    /'
 	fail "symbols exported under another version node than lib/librecover.sym gives"
+fi
+
+# The static archive, where configure built one: the same names global and
+# no other (Makefile.am relinks it with ld -r and objcopy), so that a
+# program linking it statically meets none of the library's internal
+# functions.  libtool's .la names the archive it built in old_library.
+NCASES=$((NCASES + 1))
+old=$(sed -n "s/^old_library='\(.*\)'$/\1/p" "$top_builddir/lib/librecover.la")
+if [ -n "$old" ]; then
+	AR_FILE=$top_builddir/lib/.libs/$old
+	[ -f "$AR_FILE" ] || fail "lib/librecover.la names $old, which is not there"
+	nm -g --defined-only "$AR_FILE" | awk 'NF == 3 { print $3 }' |
+		sort -u > archived
+	say "static archive: $(wc -l < archived) global symbols"
+	if ! diff listed archived > /dev/null; then
+		diff -u listed archived | sed 's/^/    /'
+		fail "the static archive's global symbols differ from lib/librecover.sym (- listed only, + global only)"
+	fi
+else
+	say "no static archive built (configure --disable-static)"
 fi
 
 NCASES=$((NCASES + 1))

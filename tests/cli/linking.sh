@@ -104,6 +104,49 @@ if [ -x fsck-example ]; then
 	[ "$RUN_RC" -eq 0 ] || fail "fsck-example's second run exited $RUN_RC, not 0"
 fi
 
+# The installed static archive: a program linked with it alone (no
+# LD_LIBRARY_PATH) replays, and a program of its own with functions named as
+# the library's internal ones (e2fsck has jbd2_ and revoke functions) links
+# with it: only the public API is global in the archive (Makefile.am).
+NCASES=$((NCASES + 1))
+if [ -f "$LIBDIR/librecover.a" ]; then
+	sflags=$(pkg-config --cflags --static --libs librecover |
+		sed "s|-lrecover|$LIBDIR/librecover.a|")
+	# shellcheck disable=SC2086
+	run "$CC" $XFLAGS -o fsck-static fsck-example.c $sflags $XLDFLAGS ||
+		fail "fsck-example.c does not link with the static archive"
+	if [ -x fsck-static ]; then
+		mkimg st.img 16M
+		std_workload st.img
+		run ./fsck-static st.img
+		[ "$RUN_RC" -eq 1 ] || fail "the static fsck-example exited $RUN_RC, not 1"
+	fi
+	cat > namesake.c <<'EOF'
+#include <stdio.h>
+#include <librecover.h>
+
+/* Namesakes of the library's internal functions. */
+int revoke_init(void) { return 1; }
+int jbd2_decode_super(void) { return 2; }
+int lifecycle_open(void) { return 3; }
+
+int main(void)
+{
+	printf("%s %d\n", recover_version(),
+	       revoke_init() + jbd2_decode_super() + lifecycle_open());
+	return 0;
+}
+EOF
+	# shellcheck disable=SC2086
+	run "$CC" $XFLAGS -o namesake namesake.c $sflags $XLDFLAGS ||
+		fail "a program with functions named as the library's internals does not link statically"
+	[ ! -x namesake ] || run ./namesake
+	[ ! -x namesake ] || grep -q ' 6$' "$SCRATCH/.run.out" ||
+		fail "the namesake program did not call its own functions"
+else
+	say "no static archive installed (configure --disable-static)"
+fi
+
 NCASES=$((NCASES + 1))
 cat > cxx.cc <<'EOF'
 #include <cstdio>
