@@ -23,8 +23,9 @@
 #   2. this checkout's librecover, built and installed in WORKDIR/prefix;
 #   3. WORKDIR/tree: the source unpacked (dpkg-source -x); WORKDIR/stock:
 #      ./configure --disable-nls && make -j2, then its tests;
-#   4. the series applied to the same tree (patch -p1, in series order);
-#      WORKDIR/patched: --with-librecover (pkg-config from WORKDIR/prefix,
+#   4. the series applied to the same tree (patch -p1, in series order),
+#      and to a pristine copy of the orig tarball (without Debian's
+#      patch), which is then removed; WORKDIR/patched: --with-librecover (pkg-config from WORKDIR/prefix,
 #      an rpath to it), make -j2, its tests;
 #   5. WORKDIR/noop: the patched tree without the option: its e2fsck,
 #      debugfs and tune2fs are compared with stock's, stripped and without
@@ -149,6 +150,20 @@ while read -r p; do
 	patch -d "$work/tree" -p1 -s < "$here/$p" || die_build "patch $p"
 	echo "   applied $p"
 done < "$here/series"
+# The series must also apply to the upstream tarball without Debian's own
+# patch (README): the same patches onto a pristine copy of the orig tarball.
+orig=$(ls "$work"/src/e2fsprogs_1.47.0.orig.tar.* | head -n 1)
+rm -rf "$work/orig"
+mkdir -p "$work/orig"
+tar -C "$work/orig" --strip-components=1 -xf "$orig" ||
+	die_build "unpack $orig"
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	patch -d "$work/orig" -p1 -s < "$here/$p" ||
+		die_build "patch $p onto $(basename "$orig") without Debian's patch"
+done < "$here/series"
+echo "   the series applies to $(basename "$orig") without Debian's patch too"
+rm -rf "$work/orig"
 step_end
 step build-patched "$work/patched: --with-librecover"
 build "$work/patched" --with-librecover LDFLAGS="-Wl,-rpath,$work/prefix/lib"
