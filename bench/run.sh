@@ -889,6 +889,18 @@ write_md() {
 		print ""
 		print "Columns: see bench/README.  Raw numbers: results.dat; log: results.log; plot: results.png."
 	}' "$DAT" > "$MD"
+	e2fsprogs_md >> "$MD"
+}
+
+# e2fsprogs_md: the rows of e2fsck built with contrib/e2fsprogs, stock
+# against patched, as bench/e2fsprogs.sh last wrote them (it builds
+# e2fsprogs twice, so it is a run of its own): its title becomes a section.
+e2fsprogs_md() {
+	_f=$top_srcdir/bench/results-e2fsprogs.md
+	[ -f "$_f" ] || return 0
+	printf '\n'
+	sed '1s/^# /## /' "$_f"
+	printf '\n(From bench/results-e2fsprogs.md: `bash bench/e2fsprogs.sh BUILDDIR WORKDIR bench/results-e2fsprogs.md`, then `make bench` or BENCH_REPORT_ONLY=1.)\n'
 }
 
 plot() {
