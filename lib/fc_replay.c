@@ -315,14 +315,6 @@ static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
 
 /* ---- the replay ---------------------------------------------------------- */
 
-/* Where the on-disk inode keeps what a record changes (little-endian). */
-#define INODE_FLAGS		32
-#define INODE_BLOCK		40	/* i_block[15]: the extent tree's root */
-#define INODE_BLOCK_SIZE	60
-#define INODE_GENERATION	100	/* the first byte after i_block */
-#define EXTENT_MAGIC		0xF30A
-#define EXTENT_EH_MAX		4	/* a root's entries: (60 - 12) / 12 */
-
 struct touched {
 	ext2_ino_t	ino;
 	int		was_dir;	/* an in-use directory before */
@@ -471,7 +463,7 @@ static int has_extent_root(const unsigned char *buf)
 	const struct ext2_inode *i = (const struct ext2_inode *)buf;
 
 	return (i->i_flags & EXT4_EXTENTS_FL) &&
-	       get_le16(buf + INODE_BLOCK) == EXTENT_MAGIC;
+	       get_le16(buf + FC_I_BLOCK + FC_EH_MAGIC) == FC_EXTENT_MAGIC;
 }
 
 /*
@@ -591,18 +583,18 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 	if (len > c->isize)
 		len = c->isize;
 	/* Everything but i_block from the record. */
-	memcpy(old, raw, INODE_BLOCK);
-	memcpy(old + INODE_GENERATION, raw + INODE_GENERATION,
-	       len - INODE_GENERATION);
-	flags = get_le32(old + INODE_FLAGS);
+	memcpy(old, raw, FC_I_BLOCK);
+	memcpy(old + FC_I_GENERATION, raw + FC_I_GENERATION,
+	       len - FC_I_GENERATION);
+	flags = get_le32(old + FC_I_FLAGS);
 	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(old + INODE_BLOCK) != EXTENT_MAGIC) {
-			memset(old + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-			put_le16(old + INODE_BLOCK, EXTENT_MAGIC);
-			put_le16(old + INODE_BLOCK + 4, EXTENT_EH_MAX);
+		if (get_le16(old + FC_I_BLOCK + FC_EH_MAGIC) != FC_EXTENT_MAGIC) {
+			memset(old + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
+			put_le16(old + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
+			put_le16(old + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
 		}
 	} else if (flags & EXT4_INLINE_DATA_FL) {
-		memcpy(old + INODE_BLOCK, raw + INODE_BLOCK, INODE_BLOCK_SIZE);
+		memcpy(old + FC_I_BLOCK, raw + FC_I_BLOCK, FC_I_BLOCK_SIZE);
 	}
 	err = write_inode(c, t->ino, old);
 	if (err)
@@ -1121,16 +1113,16 @@ static errcode_t evict(struct fcr *c, ext2_ino_t ino)
 {
 	struct ext2_inode *inode = small(c->ibuf);
 	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
-	uint32_t flags = get_le32(c->ibuf + INODE_FLAGS);
+	uint32_t flags = get_le32(c->ibuf + FC_I_FLAGS);
 	errcode_t err = 0;
 
 	if (has_extent_root(c->ibuf)) {
 		err = walk_blocks(c, ino, c->ibuf, 0, &n);
 		if (err)
 			return err;
-		memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-		put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
-		put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+		memset(c->ibuf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
+		put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
+		put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
 	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
 		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
 		/* A block-mapped file: libext2fs unmaps and frees it. */
@@ -1299,7 +1291,7 @@ static int check_one(void *data, const struct fc_tag *t, int valid)
 		      memchr(t->name, '/', t->name_len);
 		break;
 	}
-	if (t->tag == FC_TAG_INODE && t->raw_len < 128)
+	if (t->tag == FC_TAG_INODE && t->raw_len < FC_GOOD_OLD_INODE_SIZE)
 		bad = 1;
 	if (bad)
 		k->err = RECOVER_ET_FC_RECORD;
@@ -1343,10 +1335,6 @@ struct run {
 	int		uninit;
 };
 
-/* Most blocks one extent maps: written, unwritten. */
-#define EXT_INIT_MAX	32768U
-#define EXT_UNINIT_MAX	32767U
-
 /*
  * The tree of a touched inode as the kernel's replay leaves it: it inserts
  * each ADD_RANGE with ext4_ext_insert_extent(), which merges a run with
@@ -1370,7 +1358,8 @@ static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
 	struct run *v = NULL;
 	blk64_t *tb = NULL;
 	size_t nv = 0, capv = 0, ntb = 0, captb = 0, nm = 0, i;
-	unsigned int per_leaf = (fs->blocksize - 12) / 12, depth;
+	unsigned int per_leaf = (fs->blocksize - FC_EH_SIZE) / FC_EXTENT_SIZE;
+	unsigned int depth;
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
@@ -1427,21 +1416,22 @@ static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
 		if (m && m->uninit == v[i].uninit &&
 		    m->lblk + m->len == v[i].lblk &&
 		    m->pblk + m->len == v[i].pblk &&
-		    m->len + v[i].len <= (m->uninit ? EXT_UNINIT_MAX : EXT_INIT_MAX))
+		    m->len + v[i].len <= (m->uninit ? FC_EXT_UNINIT_MAX_LEN :
+						     FC_EXT_INIT_MAX_LEN))
 			m->len += v[i].len;
 		else
 			v[nm++] = v[i];
 	}
 	/* As good as it gets: as many extents, and no level to spare. */
-	if (nm == nv && (!depth || (depth == 1 && nm > EXTENT_EH_MAX) ||
-			 (depth > 1 && nm > (size_t)EXTENT_EH_MAX * per_leaf)))
+	if (nm == nv && (!depth || (depth == 1 && nm > FC_ROOT_EXTENTS) ||
+			 (depth > 1 && nm > (size_t)FC_ROOT_EXTENTS * per_leaf)))
 		goto out;
 	for (i = 0; i < ntb; i++)
 		if (tb[i] < ext2fs_blocks_count(fs->super))
 			release(c, tb[i], 1);
-	memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-	put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
-	put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
+	memset(c->ibuf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
+	put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
+	put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
 	err = ext2fs_iblk_set(fs, inode, 0);
 	if (!err)
 		err = write_inode(c, ino, c->ibuf);
