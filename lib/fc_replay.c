@@ -466,6 +466,14 @@ static int has_extent_root(const unsigned char *buf)
 	       get_le16(buf + FC_I_BLOCK + FC_EH_MAGIC) == FC_EXTENT_MAGIC;
 }
 
+/* A fresh extent tree in the inode's i_block: a root and no extent. */
+static void empty_root(unsigned char *buf)
+{
+	memset(buf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
+	put_le16(buf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
+	put_le16(buf + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
+}
+
 /*
  * The kernel releases an inode's blocks when its INODE record is replayed
  * and marks again at the end whatever the touched inodes still map.  In
@@ -588,11 +596,9 @@ static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
 	       len - FC_I_GENERATION);
 	flags = get_le32(old + FC_I_FLAGS);
 	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(old + FC_I_BLOCK + FC_EH_MAGIC) != FC_EXTENT_MAGIC) {
-			memset(old + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
-			put_le16(old + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
-			put_le16(old + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
-		}
+		if (get_le16(old + FC_I_BLOCK + FC_EH_MAGIC) !=
+		    FC_EXTENT_MAGIC)
+			empty_root(old);
 	} else if (flags & EXT4_INLINE_DATA_FL) {
 		memcpy(old + FC_I_BLOCK, raw + FC_I_BLOCK, FC_I_BLOCK_SIZE);
 	}
@@ -804,6 +810,161 @@ static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
 			EXT2_DIRENT_TAIL(leaf, fs->blocksize));
 }
 
+/* A one-block directory being made an indexed one (index_dir()). */
+struct htree_make {
+	ext2_filsys	fs;
+	ext2_ino_t	dir, parent;
+	struct ext2_inode inode;
+	unsigned char	*b0;		/* block 0 as it was */
+	unsigned char	*nb;		/* the block being made */
+	struct dent	*d;		/* the names of b0 */
+	size_t		n;
+	size_t		split;		/* d[split] on go to the second leaf */
+	uint32_t	hash2;		/* the second leaf's lowest hash */
+	int		csum;		/* blocks end in a checksum tail */
+};
+
+/*
+ * The names of block 0 after "." and "..", with their hashes and the room
+ * each will take once moved out of block 0; the parent from "..".
+ */
+static errcode_t read_names(struct htree_make *h)
+{
+	ext2_filsys fs = h->fs;
+	const unsigned char *b0 = h->b0;
+	unsigned int bs = fs->blocksize, pos, rec, first;
+	int alg = fs->super->s_def_hash_version;
+	size_t cap = 0;
+	struct dent *d;
+	errcode_t err;
+
+	if (fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH)
+		alg += 3;
+	/* ".", "..", then the names. */
+	if (get_le16(b0 + 4) != 12 || b0[6] != 1 || b0[8] != '.' ||
+	    b0[12 + 6] != 2 || memcmp(b0 + 12 + 8, "..", 2))
+		return EXT2_ET_DIR_CORRUPTED;
+	h->parent = get_le32(b0 + 12);
+	first = 12 + get_le16(b0 + 12 + 4);
+	for (pos = first; pos + 8 <= bs; pos += rec) {
+		rec = get_le16(b0 + pos + 4);
+		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec)
+			return EXT2_ET_DIR_CORRUPTED;
+		if (!get_le32(b0 + pos))
+			continue;
+		err = recovery_grow((void **)&h->d, &cap, h->n + 1,
+				    sizeof(*h->d));
+		if (err)
+			return err;
+		d = &h->d[h->n];
+		d->off = pos;
+		d->len = b0[pos + 6];
+		/* The last one gets the room of "." and ".." too. */
+		d->size = rec + (pos + rec == bs - (h->csum ? 12U : 0U) ?
+				 first : 0U);
+		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
+				      (int)d->len, fs->encoding, 0,
+				      fs->super->s_hash_seed, &d->hash,
+				      &d->minor);
+		if (err)
+			return err;
+		h->n++;
+	}
+	return 0;
+}
+
+/*
+ * Where the kernel splits the names sorted by hash (do_split(), which
+ * make_indexed_dir() calls on the names moved out of block 0): from the
+ * highest hash down, the names whose room fits in half a block go to the
+ * second leaf; a name counts once more than half of its room would be
+ * past the middle.  The room is each name's record length in the moved
+ * block, where the last one reaches the block's end.
+ */
+static void split_names(struct htree_make *h)
+{
+	const struct dent *d = h->d;
+	unsigned int bs = h->fs->blocksize, moved;
+	size_t i;
+
+	for (i = h->n, moved = 0; i > 0; i--) {
+		if (moved + d[i - 1].size / 2 > bs / 2)
+			break;
+		moved += d[i - 1].size;
+	}
+	h->split = i > 1 ? i : h->n / 2;
+	if (!h->split)
+		h->split = 1;
+	h->hash2 = d[h->split].hash & ~1U;
+	if ((d[h->split].hash & ~1U) == (d[h->split - 1].hash & ~1U))
+		h->hash2 |= 1;		/* the hash goes on in the next leaf */
+}
+
+/* Two blocks more for the directory: the two leaves, the names split
+ * between them. */
+static errcode_t write_leaves(struct htree_make *h)
+{
+	ext2_filsys fs = h->fs;
+	blk64_t p1 = 0, p2 = 0;
+	errcode_t err;
+
+	err = ext2fs_expand_dir(fs, h->dir);
+	if (!err)
+		err = ext2fs_expand_dir(fs, h->dir);
+	if (!err)
+		err = ext2fs_read_inode(fs, h->dir, &h->inode);
+	if (!err)
+		err = ext2fs_bmap2(fs, h->dir, &h->inode, NULL, 0, 1, NULL,
+				   &p1);
+	if (!err)
+		err = ext2fs_bmap2(fs, h->dir, &h->inode, NULL, 0, 2, NULL,
+				   &p2);
+	if (err)
+		return err;
+	fill_leaf(fs, h->nb, h->b0, h->d, 0, h->split, h->csum);
+	err = ext2fs_write_dir_block4(fs, p1, h->nb, 0, h->dir);
+	if (!err) {
+		fill_leaf(fs, h->nb, h->b0, h->d, h->split, h->n, h->csum);
+		err = ext2fs_write_dir_block4(fs, p2, h->nb, 0, h->dir);
+	}
+	return err;
+}
+
+/* Block 0 made the root, ".", ".." over the rest of the block and the
+ * index of the two leaves, and the directory flagged indexed. */
+static errcode_t write_root(struct htree_make *h, blk64_t p0)
+{
+	ext2_filsys fs = h->fs;
+	unsigned char *nb = h->nb;
+	unsigned int bs = fs->blocksize, limit;
+	errcode_t err;
+
+	memset(nb, 0, bs);
+	put_le32(nb, h->dir);
+	put_le16(nb + 4, 12);
+	nb[6] = 1;
+	nb[7] = EXT2_FT_DIR;
+	nb[8] = '.';
+	put_le32(nb + 12, h->parent);
+	put_le16(nb + 16, bs - 12);
+	nb[18] = 2;
+	nb[19] = EXT2_FT_DIR;
+	nb[20] = nb[21] = '.';
+	nb[24 + 4] = (unsigned char)fs->super->s_def_hash_version;
+	nb[24 + 5] = 8;			/* info_length */
+	limit = (bs - 32 - (h->csum ? 8 : 0)) / 8;
+	put_le16(nb + 32, limit);
+	put_le16(nb + 34, 2);
+	put_le32(nb + 36, 1);		/* hash 0 on: block 1 */
+	put_le32(nb + 40, h->hash2);
+	put_le32(nb + 44, 2);
+	err = ext2fs_write_dir_block4(fs, p0, nb, 0, h->dir);
+	if (err)
+		return err;
+	h->inode.i_flags |= EXT2_INDEX_FL;
+	return ext2fs_write_inode(fs, h->dir, &h->inode);
+}
+
 /*
  * A one-block directory that a new name does not fit in becomes an
  * indexed one, as the kernel's ext4_add_entry() makes it
@@ -812,147 +973,43 @@ static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
  */
 static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 {
-	ext2_filsys fs = c->fs;
-	struct ext2_inode inode;
-	unsigned int bs = fs->blocksize, pos, rec, n = 0, cap = 0, limit;
-	unsigned int first, moved;
-	unsigned char *b0 = NULL, *nb = NULL;
-	struct dent *d = NULL;
-	blk64_t p0 = 0, p1 = 0, p2 = 0;
-	uint32_t hash2, parent;
-	int csum = ext2fs_has_feature_metadata_csum(fs->super);
-	int alg = fs->super->s_def_hash_version;
-	size_t split, i;
+	struct htree_make h;
+	blk64_t p0 = 0;
 	errcode_t err;
 
 	*done = 0;
-	err = ext2fs_read_inode(fs, dir, &inode);
-	if (err || !ext2fs_has_feature_dir_index(fs->super) ||
-	    (inode.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL)) ||
-	    EXT2_I_SIZE(&inode) != bs)
+	memset(&h, 0, sizeof(h));
+	h.fs = c->fs;
+	h.dir = dir;
+	h.csum = ext2fs_has_feature_metadata_csum(h.fs->super);
+	err = ext2fs_read_inode(h.fs, dir, &h.inode);
+	if (err || !ext2fs_has_feature_dir_index(h.fs->super) ||
+	    (h.inode.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL)) ||
+	    EXT2_I_SIZE(&h.inode) != h.fs->blocksize)
 		return err;
-	if (fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH)
-		alg += 3;
-	b0 = malloc(bs);
-	nb = malloc(bs);
-	err = b0 && nb ? 0 : ENOMEM;
+	h.b0 = malloc(h.fs->blocksize);
+	h.nb = malloc(h.fs->blocksize);
+	err = h.b0 && h.nb ? 0 : ENOMEM;
 	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 0, NULL, &p0);
+		err = ext2fs_bmap2(h.fs, dir, &h.inode, NULL, 0, 0, NULL, &p0);
 	if (!err && !p0)
 		err = EXT2_ET_DIR_CORRUPTED;
 	if (!err)
-		err = ext2fs_read_dir_block4(fs, p0, b0, 0, dir);
-	if (err)
-		goto out;
-	/* ".", "..", then the names. */
-	if (get_le16(b0 + 4) != 12 || b0[6] != 1 || b0[8] != '.' ||
-	    b0[12 + 6] != 2 || memcmp(b0 + 12 + 8, "..", 2)) {
-		err = EXT2_ET_DIR_CORRUPTED;
-		goto out;
-	}
-	parent = get_le32(b0 + 12);
-	first = 12 + get_le16(b0 + 12 + 4);
-	for (pos = first; pos + 8 <= bs; pos += rec) {
-		rec = get_le16(b0 + pos + 4);
-		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec) {
-			err = EXT2_ET_DIR_CORRUPTED;
-			goto out;
-		}
-		if (!get_le32(b0 + pos))
-			continue;
-		if (n == cap) {
-			size_t ncap = cap;
-
-			err = recovery_grow((void **)&d, &ncap, n + 1,
-					    sizeof(*d));
-			if (err)
-				goto out;
-			cap = (unsigned int)ncap;
-		}
-		d[n].off = pos;
-		d[n].len = b0[pos + 6];
-		/* The last one gets the room of "." and ".." too. */
-		d[n].size = rec + (pos + rec == bs - (csum ? 12U : 0U) ?
-				   first : 0U);
-		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
-				      (int)d[n].len, fs->encoding, 0,
-				      fs->super->s_hash_seed, &d[n].hash,
-				      &d[n].minor);
-		if (err)
-			goto out;
-		n++;
-	}
-	if (n < 2)
-		goto out;
-	qsort(d, n, sizeof(*d), dent_cmp);
-	/*
-	 * Where the kernel splits (do_split(), which make_indexed_dir()
-	 * calls on the names moved out of block 0): from the highest hash
-	 * down, the names whose room fits in half a block go to the second
-	 * leaf; a name counts once more than half of its room would be past
-	 * the middle.  The room is each name's record length in the moved
-	 * block, where the last one reaches the block's end.
-	 */
-	for (i = n, moved = 0; i > 0; i--) {
-		if (moved + d[i - 1].size / 2 > bs / 2)
-			break;
-		moved += d[i - 1].size;
-	}
-	split = i > 1 ? i : n / 2;
-	if (!split)
-		split = 1;
-	hash2 = d[split].hash & ~1U;
-	if ((d[split].hash & ~1U) == (d[split - 1].hash & ~1U))
-		hash2 |= 1;		/* the hash goes on in the next leaf */
-	err = ext2fs_expand_dir(fs, dir);
+		err = ext2fs_read_dir_block4(h.fs, p0, h.b0, 0, dir);
 	if (!err)
-		err = ext2fs_expand_dir(fs, dir);
-	if (!err)
-		err = ext2fs_read_inode(fs, dir, &inode);
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 1, NULL, &p1);
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 2, NULL, &p2);
-	if (err)
+		err = read_names(&h);
+	if (err || h.n < 2)
 		goto out;
-	fill_leaf(fs, nb, b0, d, 0, split, csum);
-	err = ext2fs_write_dir_block4(fs, p1, nb, 0, dir);
-	if (!err) {
-		fill_leaf(fs, nb, b0, d, split, n, csum);
-		err = ext2fs_write_dir_block4(fs, p2, nb, 0, dir);
-	}
-	if (err)
-		goto out;
-	/* The root: ".", ".." over the rest of the block, the index. */
-	memset(nb, 0, bs);
-	put_le32(nb, dir);
-	put_le16(nb + 4, 12);
-	nb[6] = 1;
-	nb[7] = EXT2_FT_DIR;
-	nb[8] = '.';
-	put_le32(nb + 12, parent);
-	put_le16(nb + 16, bs - 12);
-	nb[18] = 2;
-	nb[19] = EXT2_FT_DIR;
-	nb[20] = nb[21] = '.';
-	nb[24 + 4] = (unsigned char)fs->super->s_def_hash_version;
-	nb[24 + 5] = 8;			/* info_length */
-	limit = (bs - 32 - (csum ? 8 : 0)) / 8;
-	put_le16(nb + 32, limit);
-	put_le16(nb + 34, 2);
-	put_le32(nb + 36, 1);		/* hash 0 on: block 1 */
-	put_le32(nb + 40, hash2);
-	put_le32(nb + 44, 2);
-	err = ext2fs_write_dir_block4(fs, p0, nb, 0, dir);
-	if (!err) {
-		inode.i_flags |= EXT2_INDEX_FL;
-		err = ext2fs_write_inode(fs, dir, &inode);
-	}
+	qsort(h.d, h.n, sizeof(*h.d), dent_cmp);
+	split_names(&h);
+	err = write_leaves(&h);
+	if (!err)
+		err = write_root(&h, p0);
 	*done = !err;
 out:
-	free(d);
-	free(b0);
-	free(nb);
+	free(h.d);
+	free(h.b0);
+	free(h.nb);
 	return err;
 }
 
@@ -1120,9 +1177,7 @@ static errcode_t evict(struct fcr *c, ext2_ino_t ino)
 		err = walk_blocks(c, ino, c->ibuf, 0, &n);
 		if (err)
 			return err;
-		memset(c->ibuf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
-		put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
-		put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
+		empty_root(c->ibuf);
 	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
 		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
 		/* A block-mapped file: libext2fs unmaps and frees it. */
@@ -1335,6 +1390,138 @@ struct run {
 	int		uninit;
 };
 
+/* An inode's tree as read_tree() finds it. */
+struct tree_runs {
+	struct run	*v;		/* the leaves' extents, in order */
+	size_t		nv, capv;
+	blk64_t		*tb;		/* the tree's index and leaf blocks */
+	size_t		ntb, captb;
+	unsigned int	depth;
+};
+
+/*
+ * The extents of the tree of the inode in c->ibuf, and its blocks; leaves
+ * that overlap (a tree the replay could not have made) are refused.
+ */
+static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
+{
+	ext2_extent_handle_t h;
+	struct ext2_extent_info info;
+	struct ext2fs_extent ex;
+	struct run *last;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	err = ext2fs_extent_open2(c->fs, ino, small(c->ibuf), &h);
+	if (err)
+		return err;
+	err = ext2fs_extent_get_info(h, &info);
+	if (err)
+		goto out;
+	t->depth = (unsigned int)info.max_depth;
+	for (;;) {
+		err = ext2fs_extent_get(h, op, &ex);
+		op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_EXTENT_NO_NEXT ||
+		    err == EXT2_ET_NO_CURRENT_NODE) {
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			err = recovery_grow((void **)&t->tb, &t->captb,
+					    t->ntb + 1, sizeof(*t->tb));
+			if (err)
+				break;
+			t->tb[t->ntb++] = ex.e_pblk;
+			continue;
+		}
+		if (!ex.e_len)
+			continue;
+		last = t->nv ? &t->v[t->nv - 1] : NULL;
+		if (last && ex.e_lblk < last->lblk + last->len) {
+			err = RECOVER_ET_FC_UNLIKE_KERNEL;
+			break;
+		}
+		err = recovery_grow((void **)&t->v, &t->capv, t->nv + 1,
+				    sizeof(*t->v));
+		if (err)
+			break;
+		t->v[t->nv].lblk = ex.e_lblk;
+		t->v[t->nv].pblk = ex.e_pblk;
+		t->v[t->nv].len = ex.e_len;
+		t->v[t->nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
+		t->nv++;
+	}
+out:
+	ext2fs_extent_free(h);
+	return err;
+}
+
+/* The runs that continue each other merged, in place; how many are left. */
+static size_t merge_runs(struct run *v, size_t nv)
+{
+	size_t i, nm = 0;
+
+	for (i = 0; i < nv; i++) {
+		struct run *m = nm ? &v[nm - 1] : NULL;
+
+		if (m && m->uninit == v[i].uninit &&
+		    m->lblk + m->len == v[i].lblk &&
+		    m->pblk + m->len == v[i].pblk &&
+		    m->len + v[i].len <= (m->uninit ? FC_EXT_UNINIT_MAX_LEN :
+						     FC_EXT_INIT_MAX_LEN))
+			m->len += v[i].len;
+		else
+			v[nm++] = v[i];
+	}
+	return nm;
+}
+
+/*
+ * The tree of the inode in c->ibuf written again from its first nm runs:
+ * its old index and leaf blocks released, an empty root, then the runs
+ * inserted one by one (libext2fs allocates the blocks as it splits).
+ */
+static errcode_t rewrite_tree(struct fcr *c, ext2_ino_t ino,
+			      const struct tree_runs *t, size_t nm)
+{
+	ext2_filsys fs = c->fs;
+	ext2_extent_handle_t h = NULL;
+	struct ext2fs_extent ex;
+	size_t i;
+	errcode_t err;
+
+	for (i = 0; i < t->ntb; i++)
+		if (t->tb[i] < ext2fs_blocks_count(fs->super))
+			release(c, t->tb[i], 1);
+	empty_root(c->ibuf);
+	err = ext2fs_iblk_set(fs, small(c->ibuf), 0);
+	if (!err)
+		err = write_inode(c, ino, c->ibuf);
+	if (!err)
+		err = ext2fs_extent_open2(fs, ino, small(c->ibuf), &h);
+	for (i = 0; !err && i < nm; i++) {
+		ex.e_lblk = t->v[i].lblk;
+		ex.e_pblk = t->v[i].pblk;
+		ex.e_len = t->v[i].len;
+		ex.e_flags = t->v[i].uninit ? EXT2_EXTENT_FLAGS_UNINIT : 0;
+		err = ext2fs_extent_insert(h, i ? EXT2_EXTENT_INSERT_AFTER : 0,
+					   &ex);
+		if (!err)
+			err = ext2fs_extent_fix_parents(h);
+	}
+	if (!err)
+		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)c->ibuf,
+					     c->isize);
+	if (h)
+		ext2fs_extent_free(h);
+	return err;
+}
+
 /*
  * The tree of a touched inode as the kernel's replay leaves it: it inserts
  * each ADD_RANGE with ext4_ext_insert_extent(), which merges a run with
@@ -1350,111 +1537,30 @@ struct run {
  */
 static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
 {
-	ext2_filsys fs = c->fs;
-	struct ext2_inode *inode = small(c->ibuf);
-	ext2_extent_handle_t h = NULL;
-	struct ext2_extent_info info;
-	struct ext2fs_extent ex;
-	struct run *v = NULL;
-	blk64_t *tb = NULL;
-	size_t nv = 0, capv = 0, ntb = 0, captb = 0, nm = 0, i;
-	unsigned int per_leaf = (fs->blocksize - FC_EH_SIZE) / FC_EXTENT_SIZE;
-	unsigned int depth;
-	int op = EXT2_EXTENT_ROOT;
+	unsigned int per_leaf = (c->fs->blocksize - FC_EH_SIZE) /
+				FC_EXTENT_SIZE;
+	struct tree_runs t;
+	size_t nm;
 	errcode_t err;
 
 	err = read_inode(c, ino, c->ibuf);
 	if (err || !in_use(c->ibuf) || !has_extent_root(c->ibuf))
 		return err;
-	err = ext2fs_extent_open2(fs, ino, inode, &h);
-	if (!err)
-		err = ext2fs_extent_get_info(h, &info);
+	memset(&t, 0, sizeof(t));
+	err = read_tree(c, ino, &t);
 	if (err)
 		goto out;
-	depth = (unsigned int)info.max_depth;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT ||
-		    err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			goto out;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			err = recovery_grow((void **)&tb, &captb, ntb + 1,
-					    sizeof(*tb));
-			if (err)
-				goto out;
-			tb[ntb++] = ex.e_pblk;
-			continue;
-		}
-		if (!ex.e_len)
-			continue;
-		if (nv && ex.e_lblk < v[nv - 1].lblk + v[nv - 1].len) {
-			err = RECOVER_ET_FC_UNLIKE_KERNEL;
-			goto out;
-		}
-		err = recovery_grow((void **)&v, &capv, nv + 1, sizeof(*v));
-		if (err)
-			goto out;
-		v[nv].lblk = ex.e_lblk;
-		v[nv].pblk = ex.e_pblk;
-		v[nv].len = ex.e_len;
-		v[nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
-		nv++;
-	}
-	ext2fs_extent_free(h);
-	h = NULL;
-	/* Merge in place. */
-	for (i = 0; i < nv; i++) {
-		struct run *m = nm ? &v[nm - 1] : NULL;
-
-		if (m && m->uninit == v[i].uninit &&
-		    m->lblk + m->len == v[i].lblk &&
-		    m->pblk + m->len == v[i].pblk &&
-		    m->len + v[i].len <= (m->uninit ? FC_EXT_UNINIT_MAX_LEN :
-						     FC_EXT_INIT_MAX_LEN))
-			m->len += v[i].len;
-		else
-			v[nm++] = v[i];
-	}
+	nm = merge_runs(t.v, t.nv);
 	/* As good as it gets: as many extents, and no level to spare. */
-	if (nm == nv && (!depth || (depth == 1 && nm > FC_ROOT_EXTENTS) ||
-			 (depth > 1 && nm > (size_t)FC_ROOT_EXTENTS * per_leaf)))
+	if (nm == t.nv && (!t.depth ||
+			   (t.depth == 1 && nm > FC_ROOT_EXTENTS) ||
+			   (t.depth > 1 &&
+			    nm > (size_t)FC_ROOT_EXTENTS * per_leaf)))
 		goto out;
-	for (i = 0; i < ntb; i++)
-		if (tb[i] < ext2fs_blocks_count(fs->super))
-			release(c, tb[i], 1);
-	memset(c->ibuf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
-	put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
-	put_le16(c->ibuf + FC_I_BLOCK + FC_EH_MAX, FC_ROOT_EXTENTS);
-	err = ext2fs_iblk_set(fs, inode, 0);
-	if (!err)
-		err = write_inode(c, ino, c->ibuf);
-	if (!err)
-		err = ext2fs_extent_open2(fs, ino, inode, &h);
-	for (i = 0; !err && i < nm; i++) {
-		ex.e_lblk = v[i].lblk;
-		ex.e_pblk = v[i].pblk;
-		ex.e_len = v[i].len;
-		ex.e_flags = v[i].uninit ? EXT2_EXTENT_FLAGS_UNINIT : 0;
-		err = ext2fs_extent_insert(h, i ? EXT2_EXTENT_INSERT_AFTER : 0,
-					   &ex);
-		if (!err)
-			err = ext2fs_extent_fix_parents(h);
-	}
-	if (!err)
-		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)c->ibuf,
-					     c->isize);
+	err = rewrite_tree(c, ino, &t, nm);
 out:
-	if (h)
-		ext2fs_extent_free(h);
-	free(v);
-	free(tb);
+	free(t.v);
+	free(t.tb);
 	return err;
 }
 
