@@ -5,9 +5,10 @@
  * (fs/ext4/fast_commit.c, ext4_fc_replay_*), through libext2fs.
  *
  * The fast commits work on the filesystem the full commits leave.  A
- * second ext2_filsys is opened on a view of it held in memory (below), and
- * closed (bitmaps, primary group descriptors and superblock written into
- * the view); then the log's blocks are written, and the view's blocks after
+ * second ext2_filsys is opened on a view of it held in memory
+ * (fc_overlay.c, reached through the io manager of fc_io.c), and closed
+ * (bitmaps, primary group descriptors and superblock written into the
+ * view); then the log's blocks are written, and the view's blocks after
  * them, through the channel librecover writes with (so an undo file, or a
  * caller's io manager, sees these writes too), before the journal is
  * reset.
@@ -48,7 +49,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,262 +56,7 @@
 
 #include "librecoverP.h"
 #include "fc_fs.h"
-
-
-/* ---- the filesystem as the log leaves it, in memory ---------------------- */
-
-/*
- * The fast commits are replayed first into memory, on the filesystem as the
- * log's blocks will leave it: reads see the blocks the replay has written,
- * else the last copy of the block the log replays (read from the journal),
- * else the disk; writes stay in memory.  Only when every record went in is
- * anything written: the log's blocks, then these.  A record the replay
- * cannot take leaves the filesystem untouched.
- *
- * libext2fs reaches this view through an io manager of its own, whose
- * channel is named by the view's address ("fcio:%p"): the manager keeps no
- * state.  Block sizes may differ from the filesystem's (libext2fs reads the
- * superblock with 1024-byte blocks): requests become byte ranges over whole
- * filesystem blocks.
- */
-struct ovl_block {
-	uint64_t	blk;
-	unsigned char	*data;
-};
-
-struct ovl_log {
-	uint64_t	fsblk;
-	size_t		tag;		/* index in r->tags */
-};
-
-struct fc_overlay {
-	struct recover_struct *r;
-	io_channel	under;
-	unsigned int	bs;
-	struct ovl_block *b;		/* sorted by blk */
-	size_t		nb, capb;
-	struct ovl_log	*log;		/* sorted by fsblk, then log order */
-	size_t		nlog;
-	unsigned char	*jbuf;
-};
-
-static size_t ovl_find(const struct fc_overlay *o, uint64_t blk, int *found)
-{
-	size_t lo = 0, hi = o->nb;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->b[mid].blk < blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < o->nb && o->b[lo].blk == blk;
-	return lo;
-}
-
-/* The last copy of blk the log replays (revoke records and data
- * checksums as recovery_replay() judges them); 0 if none. */
-static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
-			      unsigned char *out, int *got)
-{
-	struct recover_struct *r = o->r;
-	size_t lo = 0, hi = o->nlog;
-	errcode_t err;
-
-	*got = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->log[mid].fsblk <= blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0 && o->log[lo - 1].fsblk == blk) {
-		const struct jtag *t = &r->tags[o->log[--lo].tag];
-
-		err = jsource_read(&r->src, t->jblk, 1, o->jbuf);
-		if (err)
-			continue;	/* the replay goes on past it too */
-		if (!jbd2_data_csum_ok(&r->sb, t->tid, o->jbuf, t->csum))
-			continue;
-		memcpy(out, o->jbuf, o->bs);
-		if (t->flags & JBD2_FLAG_ESCAPE)
-			jbd2_unescape(out);
-		*got = 1;
-		return 0;
-	}
-	return 0;
-}
-
-static errcode_t ovl_read_block(struct fc_overlay *o, uint64_t blk,
-				unsigned char *out)
-{
-	int found;
-	size_t i = ovl_find(o, blk, &found);
-	errcode_t err;
-
-	if (found) {
-		memcpy(out, o->b[i].data, o->bs);
-		return 0;
-	}
-	err = ovl_from_log(o, blk, out, &found);
-	if (err || found)
-		return err;
-	return io_channel_read_blk64(o->under, blk, 1, out);
-}
-
-static errcode_t ovl_write_block(struct fc_overlay *o, uint64_t blk,
-				 const unsigned char *in)
-{
-	int found;
-	size_t i = ovl_find(o, blk, &found);
-	unsigned char *d;
-	errcode_t err;
-
-	if (!found) {
-		d = malloc(o->bs);
-		if (!d)
-			return ENOMEM;
-		err = recovery_grow((void **)&o->b, &o->capb, o->nb + 1,
-				    sizeof(*o->b));
-		if (err) {
-			free(d);
-			return err;
-		}
-		memmove(o->b + i + 1, o->b + i, (o->nb - i) * sizeof(*o->b));
-		o->b[i].blk = blk;
-		o->b[i].data = d;
-		o->nb++;
-	}
-	memcpy(o->b[i].data, in, o->bs);
-	return 0;
-}
-
-/* A count below 0 is a byte count, as everywhere in libext2fs's io. */
-static void fwd_range(io_channel ch, unsigned long long block, int count,
-		      unsigned long long *off, size_t *len)
-{
-	*off = block * (unsigned long long)ch->block_size;
-	*len = count < 0 ? (size_t)-count : (size_t)count * ch->block_size;
-}
-
-static errcode_t fwd_rw(io_channel ch, unsigned long long block, int count,
-			void *rbuf, const void *wbuf)
-{
-	struct fc_overlay *o = ch->private_data;
-	unsigned long long off, blk;
-	unsigned char *tmp;
-	size_t len, done = 0;
-	errcode_t err = 0;
-
-	fwd_range(ch, block, count, &off, &len);
-	tmp = malloc(o->bs);
-	if (!tmp)
-		return ENOMEM;
-	for (blk = off / o->bs; !err && done < len; blk++) {
-		size_t in = (size_t)((off + done) % o->bs);
-		size_t n = o->bs - in < len - done ? o->bs - in : len - done;
-
-		if (rbuf || n < o->bs)
-			err = ovl_read_block(o, blk, tmp);
-		if (err)
-			break;
-		if (rbuf) {
-			memcpy((unsigned char *)rbuf + done, tmp + in, n);
-		} else {
-			memcpy(tmp + in, (const unsigned char *)wbuf + done, n);
-			err = ovl_write_block(o, blk, tmp);
-		}
-		done += n;
-	}
-	free(tmp);
-	return err;
-}
-
-static errcode_t fwd_read64(io_channel ch, unsigned long long block, int count,
-			    void *data)
-{
-	return fwd_rw(ch, block, count, data, NULL);
-}
-
-static errcode_t fwd_write64(io_channel ch, unsigned long long block,
-			     int count, const void *data)
-{
-	return fwd_rw(ch, block, count, NULL, data);
-}
-
-static errcode_t fwd_read(io_channel ch, unsigned long block, int count,
-			  void *data)
-{
-	return fwd_rw(ch, block, count, data, NULL);
-}
-
-static errcode_t fwd_write(io_channel ch, unsigned long block, int count,
-			   const void *data)
-{
-	return fwd_rw(ch, block, count, NULL, data);
-}
-
-static errcode_t fwd_set_blksize(io_channel ch, int blksize)
-{
-	ch->block_size = blksize;
-	return 0;
-}
-
-static errcode_t fwd_flush(io_channel ch)
-{
-	(void)ch;
-	return 0;
-}
-
-static errcode_t fwd_close(io_channel ch)
-{
-	if (--ch->refcount > 0)
-		return 0;
-	free(ch->name);
-	free(ch);
-	return 0;
-}
-
-static errcode_t fwd_open(const char *name, int flags, io_channel *ret);
-
-static struct struct_io_manager fwd_manager = {
-	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
-	.name		= "librecover forwarding I/O manager",
-	.open		= fwd_open,
-	.close		= fwd_close,
-	.set_blksize	= fwd_set_blksize,
-	.read_blk	= fwd_read,
-	.write_blk	= fwd_write,
-	.flush		= fwd_flush,
-	.read_blk64	= fwd_read64,
-	.write_blk64	= fwd_write64,
-};
-
-static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
-{
-	io_channel ch;
-	void *p = NULL;
-
-	(void)flags;
-	if (sscanf(name, "fcio:%p", &p) != 1 || !p)
-		return EXT2_ET_BAD_DEVICE_NAME;
-	ch = calloc(1, sizeof(*ch));
-	if (!ch || !(ch->name = strdup(name))) {
-		free(ch);
-		return ENOMEM;
-	}
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = &fwd_manager;
-	ch->block_size = 1024;
-	ch->refcount = 1;
-	ch->private_data = p;
-	*ret = ch;
-	return 0;
-}
+#include "fc_replay.h"
 
 /* ---- the replay ---------------------------------------------------------- */
 
@@ -1704,78 +1449,28 @@ static errcode_t finish(struct fcr *c)
 	return 0;
 }
 
-static int log_cmp(const void *a, const void *b)
-{
-	const struct ovl_log *x = a, *y = b;
-
-	if (x->fsblk != y->fsblk)
-		return x->fsblk < y->fsblk ? -1 : 1;
-	return x->tag < y->tag ? -1 : x->tag > y->tag;
-}
-
 void fc_replay_free(struct recover_struct *r)
 {
-	struct fc_overlay *o = r->fc_overlay;
-	size_t i;
-
-	if (!o)
-		return;
-	for (i = 0; i < o->nb; i++)
-		free(o->b[i].data);
-	free(o->b);
-	free(o->log);
-	free(o->jbuf);
-	free(o);
+	fc_overlay_free(r->fc_overlay);
 	r->fc_overlay = NULL;
-}
-
-/* The view: the disk, under the log's blocks, under the replay's writes. */
-static errcode_t overlay_new(struct recover_struct *r, struct fc_overlay **ret)
-{
-	struct fc_overlay *o;
-	size_t i;
-
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return ENOMEM;
-	o->r = r;
-	o->under = r->fs->io;
-	o->bs = r->fs->blocksize;
-	o->jbuf = malloc(o->bs);
-	o->log = malloc((r->ntags ? r->ntags : 1) * sizeof(*o->log));
-	r->fc_overlay = o;
-	if (!o->jbuf || !o->log)
-		return ENOMEM;
-	for (i = 0; i < r->ntags; i++) {
-		if (recovery_revoked(r, &r->tags[i]))
-			continue;
-		o->log[o->nlog].fsblk = r->tags[i].fsblk;
-		o->log[o->nlog].tag = i;
-		o->nlog++;
-	}
-	qsort(o->log, o->nlog, sizeof(*o->log), log_cmp);
-	*ret = o;
-	return 0;
 }
 
 errcode_t fc_replay(struct recover_struct *r)
 {
 	struct fc_overlay *o;
 	struct fcr c;
-	char name[64];
 	int stopped;
 	size_t i;
 	errcode_t err;
 
 	memset(&c, 0, sizeof(c));
 	c.r = r;
-	err = overlay_new(r, &o);
+	err = fc_overlay_new(r, &o);
 	if (err)
 		return err;
-	snprintf(name, sizeof(name), "fcio:%p", (void *)o);
-	err = ext2fs_open2(name, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
-			   EXT2_FLAG_IGNORE_CSUM_ERRORS |
-			   EXT2_FLAG_MASTER_SB_ONLY, 0, 0, &fwd_manager, &c.fs);
+	err = fc_io_open(o, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
+			 EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			 EXT2_FLAG_MASTER_SB_ONLY, &c.fs);
 	if (err)
 		goto out;
 	c.isize = EXT2_INODE_SIZE(c.fs->super);
@@ -1832,17 +1527,14 @@ out:
 
 errcode_t fc_replay_commit(struct recover_struct *r)
 {
-	struct fc_overlay *o = r->fc_overlay;
-	size_t i;
-	errcode_t err = 0;
+	unsigned long long bytes;
+	errcode_t err;
 
-	if (!o)
+	if (!r->fc_overlay)
 		return 0;
-	for (i = 0; !err && i < o->nb; i++)
-		err = io_channel_write_blk64(r->fs->io, o->b[i].blk, 1,
-					     o->b[i].data);
+	err = fc_overlay_write_out(r->fc_overlay, r->fs->io, &bytes);
 	if (!err)
-		r->st.written_bytes += (unsigned long long)o->nb * o->bs;
+		r->st.written_bytes += bytes;
 	fc_replay_free(r);
 	return err;
 }
