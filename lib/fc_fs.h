@@ -14,7 +14,7 @@
  *
  * INODE and ADD_RANGE records carry ext4's own structures, a raw inode and
  * an extent: their layout, as far as the replay edits them on disk too
- * (lib/fc_replay.c), is here as well.
+ * (lib/fc_inode.c, lib/fc_extent.c), is here as well.
  */
 #ifndef FC_FS_H
 #define FC_FS_H
