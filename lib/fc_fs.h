@@ -11,6 +11,10 @@
  * crosses a block boundary (the writer pads with PAD records), so the area
  * is read block by block.  Fields are decoded one by one, never by
  * overlaying a struct.
+ *
+ * INODE and ADD_RANGE records carry ext4's own structures, a raw inode and
+ * an extent: their layout, as far as the replay edits them on disk too
+ * (lib/fc_inode.c, lib/fc_extent.c), is here as well.
  */
 #ifndef FC_FS_H
 #define FC_FS_H
@@ -57,8 +61,11 @@
 #define FC_EXTENT_START_LO	8	/* ee_start_lo, le32 */
 #define FC_EXTENT_SIZE		12
 #define FC_ADD_RANGE_SIZE	16
-/* ee_len above this is an unwritten extent of (ee_len - this) blocks. */
+/* ee_len above this is an unwritten extent of (ee_len - this) blocks; so
+ * this many blocks at most in a written extent, one fewer in an unwritten
+ * one. */
 #define FC_EXT_INIT_MAX_LEN	32768U
+#define FC_EXT_UNINIT_MAX_LEN	(FC_EXT_INIT_MAX_LEN - 1)
 
 /* DEL_RANGE value. */
 #define FC_DEL_RANGE_INO	0
@@ -80,6 +87,23 @@
 #define FC_INODE_SIZE		4	/* without the raw inode */
 #define FC_GOOD_OLD_INODE_SIZE	128
 
+/*
+ * The raw inode is the ext4 on-disk inode (little-endian); the replay
+ * edits these of its fields byte by byte.  An extent inode's i_block holds
+ * the root of its tree: a 12-byte header, then room for 4 extents or index
+ * entries of 12 bytes each.  A tree block is a header and as many entries
+ * as the rest of the block holds.
+ */
+#define FC_I_FLAGS		32	/* i_flags, le32 */
+#define FC_I_BLOCK		40	/* i_block[15]: the extent tree's root */
+#define FC_I_BLOCK_SIZE		60
+#define FC_I_GENERATION		100	/* the first byte after i_block */
+#define FC_EH_MAGIC		0	/* eh_magic, le16 */
+#define FC_EH_MAX		4	/* eh_max, le16: room, in entries */
+#define FC_EH_SIZE		12
+#define FC_EXTENT_MAGIC		0xF30A
+#define FC_ROOT_EXTENTS		4	/* a root's eh_max */
+
 static_assert(FC_ADD_RANGE_EXTENT + FC_EXTENT_SIZE == FC_ADD_RANGE_SIZE,
 	      "ADD_RANGE is an inode number and one extent");
 static_assert(FC_EXTENT_START_LO + 4 == FC_EXTENT_SIZE,
@@ -90,6 +114,12 @@ static_assert(FC_TAIL_CRC + 4 == FC_TAIL_SIZE, "TAIL is tid and crc");
 static_assert(FC_HEAD_TID + 4 == FC_HEAD_SIZE, "HEAD is features and tid");
 static_assert(FC_DENTRY_NAME == FC_DENTRY_SIZE, "the name follows the ids");
 static_assert(FC_INODE_RAW == FC_INODE_SIZE, "the raw inode follows its number");
+static_assert(FC_I_BLOCK + FC_I_BLOCK_SIZE == FC_I_GENERATION,
+	      "i_generation follows i_block");
+static_assert(FC_EH_SIZE + FC_ROOT_EXTENTS * FC_EXTENT_SIZE == FC_I_BLOCK_SIZE,
+	      "a tree's root fills i_block");
+static_assert(FC_I_GENERATION + 4 <= FC_GOOD_OLD_INODE_SIZE,
+	      "the fields edited are in every inode");
 
 /*
  * Does a block start with a HEAD record?  The area's first block must, or

@@ -5,9 +5,10 @@
  * (fs/ext4/fast_commit.c, ext4_fc_replay_*), through libext2fs.
  *
  * The fast commits work on the filesystem the full commits leave.  A
- * second ext2_filsys is opened on a view of it held in memory (below), and
- * closed (bitmaps, primary group descriptors and superblock written into
- * the view); then the log's blocks are written, and the view's blocks after
+ * second ext2_filsys is opened on a view of it held in memory
+ * (fc_overlay.c, reached through the io manager of fc_io.c), and closed
+ * (bitmaps, primary group descriptors and superblock written into the
+ * view); then the log's blocks are written, and the view's blocks after
  * them, through the channel librecover writes with (so an undo file, or a
  * caller's io manager, sees these writes too), before the journal is
  * reset.
@@ -44,1177 +45,24 @@
  * Before anything is written, fc_replay_check() refuses records that name
  * an inode past s_inodes_count, a block outside the filesystem or a name
  * holding a NUL or '/': the kernel's replay fails or corrupts on those.
+ *
+ * This file walks the area and hands each record to its replayer: the
+ * inode records are fc_inode.c's, the directory records fc_dir.c's, and
+ * the extent trees and the blocks they map fc_extent.c's (fc_replay.h is
+ * what they share).  The checks, the end of the replay (bitmaps and
+ * counters) and the entry points declared in librecoverP.h are here.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #include "librecoverP.h"
 #include "fc_fs.h"
+#include "fc_replay.h"
 
-
-/* ---- the filesystem as the log leaves it, in memory ---------------------- */
-
-/*
- * The fast commits are replayed first into memory, on the filesystem as the
- * log's blocks will leave it: reads see the blocks the replay has written,
- * else the last copy of the block the log replays (read from the journal),
- * else the disk; writes stay in memory.  Only when every record went in is
- * anything written: the log's blocks, then these.  A record the replay
- * cannot take leaves the filesystem untouched.
- *
- * libext2fs reaches this view through an io manager of its own, whose
- * channel is named by the view's address ("fcio:%p"): the manager keeps no
- * state.  Block sizes may differ from the filesystem's (libext2fs reads the
- * superblock with 1024-byte blocks): requests become byte ranges over whole
- * filesystem blocks.
- */
-struct ovl_block {
-	uint64_t	blk;
-	unsigned char	*data;
-};
-
-struct ovl_log {
-	uint64_t	fsblk;
-	size_t		tag;		/* index in r->tags */
-};
-
-struct fc_overlay {
-	struct recover_struct *r;
-	io_channel	under;
-	unsigned int	bs;
-	struct ovl_block *b;		/* sorted by blk */
-	size_t		nb, capb;
-	struct ovl_log	*log;		/* sorted by fsblk, then log order */
-	size_t		nlog;
-	unsigned char	*jbuf;
-};
-
-static size_t ovl_find(const struct fc_overlay *o, uint64_t blk, int *found)
-{
-	size_t lo = 0, hi = o->nb;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->b[mid].blk < blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < o->nb && o->b[lo].blk == blk;
-	return lo;
-}
-
-/* The last copy of blk the log replays (revoke records and data
- * checksums as recovery_replay() judges them); 0 if none. */
-static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
-			      unsigned char *out, int *got)
-{
-	struct recover_struct *r = o->r;
-	size_t lo = 0, hi = o->nlog;
-	errcode_t err;
-
-	*got = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->log[mid].fsblk <= blk)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0 && o->log[lo - 1].fsblk == blk) {
-		const struct jtag *t = &r->tags[o->log[--lo].tag];
-
-		err = jsource_read(&r->src, t->jblk, 1, o->jbuf);
-		if (err)
-			continue;	/* the replay goes on past it too */
-		if (!jbd2_data_csum_ok(&r->sb, t->tid, o->jbuf, t->csum))
-			continue;
-		memcpy(out, o->jbuf, o->bs);
-		if (t->flags & JBD2_FLAG_ESCAPE)
-			jbd2_unescape(out);
-		*got = 1;
-		return 0;
-	}
-	return 0;
-}
-
-static errcode_t ovl_read_block(struct fc_overlay *o, uint64_t blk,
-				unsigned char *out)
-{
-	int found;
-	size_t i = ovl_find(o, blk, &found);
-	errcode_t err;
-
-	if (found) {
-		memcpy(out, o->b[i].data, o->bs);
-		return 0;
-	}
-	err = ovl_from_log(o, blk, out, &found);
-	if (err || found)
-		return err;
-	return io_channel_read_blk64(o->under, blk, 1, out);
-}
-
-static errcode_t ovl_write_block(struct fc_overlay *o, uint64_t blk,
-				 const unsigned char *in)
-{
-	int found;
-	size_t i = ovl_find(o, blk, &found);
-	unsigned char *d;
-	errcode_t err;
-
-	if (!found) {
-		d = malloc(o->bs);
-		if (!d)
-			return ENOMEM;
-		err = recovery_grow((void **)&o->b, &o->capb, o->nb + 1,
-				    sizeof(*o->b));
-		if (err) {
-			free(d);
-			return err;
-		}
-		memmove(o->b + i + 1, o->b + i, (o->nb - i) * sizeof(*o->b));
-		o->b[i].blk = blk;
-		o->b[i].data = d;
-		o->nb++;
-	}
-	memcpy(o->b[i].data, in, o->bs);
-	return 0;
-}
-
-/* A count below 0 is a byte count, as everywhere in libext2fs's io. */
-static void fwd_range(io_channel ch, unsigned long long block, int count,
-		      unsigned long long *off, size_t *len)
-{
-	*off = block * (unsigned long long)ch->block_size;
-	*len = count < 0 ? (size_t)-count : (size_t)count * ch->block_size;
-}
-
-static errcode_t fwd_rw(io_channel ch, unsigned long long block, int count,
-			void *rbuf, const void *wbuf)
-{
-	struct fc_overlay *o = ch->private_data;
-	unsigned long long off, blk;
-	unsigned char *tmp;
-	size_t len, done = 0;
-	errcode_t err = 0;
-
-	fwd_range(ch, block, count, &off, &len);
-	tmp = malloc(o->bs);
-	if (!tmp)
-		return ENOMEM;
-	for (blk = off / o->bs; !err && done < len; blk++) {
-		size_t in = (size_t)((off + done) % o->bs);
-		size_t n = o->bs - in < len - done ? o->bs - in : len - done;
-
-		if (rbuf || n < o->bs)
-			err = ovl_read_block(o, blk, tmp);
-		if (err)
-			break;
-		if (rbuf) {
-			memcpy((unsigned char *)rbuf + done, tmp + in, n);
-		} else {
-			memcpy(tmp + in, (const unsigned char *)wbuf + done, n);
-			err = ovl_write_block(o, blk, tmp);
-		}
-		done += n;
-	}
-	free(tmp);
-	return err;
-}
-
-static errcode_t fwd_read64(io_channel ch, unsigned long long block, int count,
-			    void *data)
-{
-	return fwd_rw(ch, block, count, data, NULL);
-}
-
-static errcode_t fwd_write64(io_channel ch, unsigned long long block,
-			     int count, const void *data)
-{
-	return fwd_rw(ch, block, count, NULL, data);
-}
-
-static errcode_t fwd_read(io_channel ch, unsigned long block, int count,
-			  void *data)
-{
-	return fwd_rw(ch, block, count, data, NULL);
-}
-
-static errcode_t fwd_write(io_channel ch, unsigned long block, int count,
-			   const void *data)
-{
-	return fwd_rw(ch, block, count, NULL, data);
-}
-
-static errcode_t fwd_set_blksize(io_channel ch, int blksize)
-{
-	ch->block_size = blksize;
-	return 0;
-}
-
-static errcode_t fwd_flush(io_channel ch)
-{
-	(void)ch;
-	return 0;
-}
-
-static errcode_t fwd_close(io_channel ch)
-{
-	if (--ch->refcount > 0)
-		return 0;
-	free(ch->name);
-	free(ch);
-	return 0;
-}
-
-static errcode_t fwd_open(const char *name, int flags, io_channel *ret);
-
-static struct struct_io_manager fwd_manager = {
-	.magic		= EXT2_ET_MAGIC_IO_MANAGER,
-	.name		= "librecover forwarding I/O manager",
-	.open		= fwd_open,
-	.close		= fwd_close,
-	.set_blksize	= fwd_set_blksize,
-	.read_blk	= fwd_read,
-	.write_blk	= fwd_write,
-	.flush		= fwd_flush,
-	.read_blk64	= fwd_read64,
-	.write_blk64	= fwd_write64,
-};
-
-static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
-{
-	io_channel ch;
-	void *p = NULL;
-
-	(void)flags;
-	if (sscanf(name, "fcio:%p", &p) != 1 || !p)
-		return EXT2_ET_BAD_DEVICE_NAME;
-	ch = calloc(1, sizeof(*ch));
-	if (!ch || !(ch->name = strdup(name))) {
-		free(ch);
-		return ENOMEM;
-	}
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = &fwd_manager;
-	ch->block_size = 1024;
-	ch->refcount = 1;
-	ch->private_data = p;
-	*ret = ch;
-	return 0;
-}
-
-/* ---- the replay ---------------------------------------------------------- */
-
-/* Where the on-disk inode keeps what a record changes (little-endian). */
-#define INODE_FLAGS		32
-#define INODE_BLOCK		40	/* i_block[15]: the extent tree's root */
-#define INODE_BLOCK_SIZE	60
-#define INODE_GENERATION	100	/* the first byte after i_block */
-#define EXTENT_MAGIC		0xF30A
-#define EXTENT_EH_MAX		4	/* a root's entries: (60 - 12) / 12 */
-
-struct touched {
-	ext2_ino_t	ino;
-	int		was_dir;	/* an in-use directory before */
-};
-
-struct fcr {
-	struct recover_struct *r;
-	ext2_filsys	fs;
-	unsigned char	*ibuf, *ibuf2;	/* full on-disk inodes */
-	unsigned int	isize;
-	struct touched	*t;
-	size_t		nt, capt;
-	/* ADD_RANGE regions, kept out of the allocator's way until the end */
-	struct { uint64_t pblk; uint64_t count; } *reg;
-	size_t		nreg, capreg;
-	/* blocks INODE records released, let go at the end */
-	struct { uint64_t pblk; uint64_t count; } *freed;
-	size_t		nfreed, capfreed;
-	ext2fs_block_bitmap before;	/* the block bitmap the log left */
-	/* ranges of inodes that were inline data when the range came */
-	struct fc_tag	*held;
-	size_t		nheld, capheld;
-	unsigned long long applied;
-	errcode_t	err;
-};
-
-/* Is blk inside one of the ADD_RANGE regions (sorted, merged)? */
-static int in_region(const struct fcr *c, blk64_t blk)
-{
-	size_t lo = 0, hi = c->nreg;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (blk < c->reg[mid].pblk)
-			hi = mid;
-		else if (blk >= c->reg[mid].pblk + c->reg[mid].count)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Blocks a record releases go back to the bitmap, but for those a record
- * maps: the kernel's allocator skips those regions until the end of the
- * replay (ext4_fc_replay_check_excluded), so must libext2fs's.
- */
-static void release(struct fcr *c, blk64_t blk, blk64_t n)
-{
-	for (; n; blk++, n--)
-		if (!in_region(c, blk))
-			ext2fs_unmark_block_bitmap2(c->fs->block_map, blk);
-}
-
-/* libext2fs freeing a block (ext2fs_punch): a region's block stays taken. */
-static void alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
-{
-	struct fcr *c = fs->priv_data;
-
-	if (inuse < 0 && c && in_region(c, blk))
-		ext2fs_mark_block_bitmap2(fs->block_map, blk);
-}
-
-static int reg_cmp(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort the regions and merge those that touch or overlap. */
-static void merge_regions(struct fcr *c)
-{
-	size_t i, n = 0;
-
-	if (!c->nreg)
-		return;
-	qsort(c->reg, c->nreg, sizeof(*c->reg), reg_cmp);
-	for (i = 1; i < c->nreg; i++) {
-		uint64_t end = c->reg[n].pblk + c->reg[n].count;
-
-		if (c->reg[i].pblk <= end) {
-			uint64_t e2 = c->reg[i].pblk + c->reg[i].count;
-
-			if (e2 > end)
-				c->reg[n].count = e2 - c->reg[n].pblk;
-		} else {
-			c->reg[++n] = c->reg[i];
-		}
-	}
-	c->nreg = n + 1;
-}
-
-static struct ext2_inode *small(unsigned char *buf)
-{
-	return (struct ext2_inode *)buf;
-}
-
-static errcode_t read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
-{
-	return ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)buf,
-				      c->isize);
-}
-
-static errcode_t write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
-{
-	return ext2fs_write_inode_full(c->fs, ino, (struct ext2_inode *)buf,
-				       c->isize);
-}
-
-/* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
-static int in_use(const unsigned char *buf)
-{
-	const struct ext2_inode *i = (const struct ext2_inode *)buf;
-
-	return i->i_links_count && i->i_mode;
-}
-
-static errcode_t touch(struct fcr *c, ext2_ino_t ino)
-{
-	size_t i;
-	errcode_t err;
-
-	for (i = 0; i < c->nt; i++)
-		if (c->t[i].ino == ino)
-			return 0;
-	err = recovery_grow((void **)&c->t, &c->capt, c->nt + 1,
-			    sizeof(*c->t));
-	if (err)
-		return err;
-	err = read_inode(c, ino, c->ibuf2);
-	if (err)
-		return err;
-	c->t[c->nt].ino = ino;
-	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
-			      in_use(c->ibuf2) &&
-			      LINUX_S_ISDIR(small(c->ibuf2)->i_mode);
-	c->nt++;
-	return 0;
-}
-
-static int has_extent_root(const unsigned char *buf)
-{
-	const struct ext2_inode *i = (const struct ext2_inode *)buf;
-
-	return (i->i_flags & EXT4_EXTENTS_FL) &&
-	       get_le16(buf + INODE_BLOCK) == EXTENT_MAGIC;
-}
-
-/*
- * The kernel releases an inode's blocks when its INODE record is replayed
- * and marks again at the end whatever the touched inodes still map.  In
- * between its allocator could hand out a block the inode keeps (the extent
- * tree stays as on disk): here the release waits for the end instead,
- * where it comes before the marking, which gives the same bitmap.
- */
-static errcode_t note_freed(struct fcr *c, blk64_t blk, blk64_t n)
-{
-	errcode_t err;
-
-	err = recovery_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
-			    sizeof(*c->freed));
-	if (err)
-		return err;
-	c->freed[c->nfreed].pblk = blk;
-	c->freed[c->nfreed].count = n;
-	c->nfreed++;
-	return 0;
-}
-
-/*
- * How many clusters len blocks from pblk add to an inode's count, *last
- * the last cluster counted before (on bigalloc the extents of one logical
- * cluster share its physical one); blocks where the filesystem has no
- * clusters.
- */
-static blk64_t clusters_of(ext2_filsys fs, blk64_t pblk, blk64_t len,
-			   blk64_t *last)
-{
-	blk64_t c0 = EXT2FS_B2C(fs, pblk), c1 = EXT2FS_B2C(fs, pblk + len - 1);
-	blk64_t n = c1 - c0 + 1;
-
-	if (*last == c0)
-		n--;
-	*last = c1;
-	return n;
-}
-
-/* Every block an extent inode maps, and its tree blocks: marked in the
- * block bitmap (mark), or noted for release at the end; and counted. */
-static errcode_t walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
-			     int mark, blk64_t *count)
-{
-	ext2_extent_handle_t h;
-	struct ext2fs_extent ex;
-	blk64_t n = 0, last = ~(blk64_t)0;
-	errcode_t err;
-	int op = EXT2_EXTENT_ROOT;
-
-	if (!has_extent_root(buf)) {
-		*count = 0;
-		return 0;
-	}
-	err = ext2fs_extent_open2(c->fs, ino, (struct ext2_inode *)buf, &h);
-	if (err)
-		return err;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			/* An index entry: one tree block. */
-			if (ex.e_pblk >= ext2fs_blocks_count(c->fs->super))
-				continue;
-			if (mark)
-				ext2fs_mark_block_bitmap2(c->fs->block_map, ex.e_pblk);
-			else if ((err = note_freed(c, ex.e_pblk, 1)))
-				break;
-			n++;
-			continue;
-		}
-		if (!ex.e_len || ex.e_pblk + ex.e_len > ext2fs_blocks_count(c->fs->super))
-			continue;
-		if (mark)
-			ext2fs_mark_block_bitmap_range2(c->fs->block_map,
-							ex.e_pblk, ex.e_len);
-		else if ((err = note_freed(c, ex.e_pblk, ex.e_len)))
-			break;
-		n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
-	}
-	ext2fs_extent_free(h);
-	*count = n;
-	return err;
-}
-
-static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
-
-static errcode_t replay_inode(struct fcr *c, const struct fc_tag *t)
-{
-	unsigned char *old = c->ibuf;
-	const unsigned char *raw = t->raw_inode;
-	unsigned int len = t->raw_len;
-	blk64_t n;
-	uint32_t flags;
-	errcode_t err;
-
-	err = touch(c, t->ino);
-	if (!err)
-		err = read_inode(c, t->ino, old);
-	if (err)
-		return err;
-	if (in_use(old)) {
-		err = walk_blocks(c, t->ino, old, 0, &n);
-		if (err)
-			return err;
-	}
-	if (len > c->isize)
-		len = c->isize;
-	/* Everything but i_block from the record. */
-	memcpy(old, raw, INODE_BLOCK);
-	memcpy(old + INODE_GENERATION, raw + INODE_GENERATION,
-	       len - INODE_GENERATION);
-	flags = get_le32(old + INODE_FLAGS);
-	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(old + INODE_BLOCK) != EXTENT_MAGIC) {
-			memset(old + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-			put_le16(old + INODE_BLOCK, EXTENT_MAGIC);
-			put_le16(old + INODE_BLOCK + 4, EXTENT_EH_MAX);
-		}
-	} else if (flags & EXT4_INLINE_DATA_FL) {
-		memcpy(old + INODE_BLOCK, raw + INODE_BLOCK, INODE_BLOCK_SIZE);
-	}
-	err = write_inode(c, t->ino, old);
-	if (err)
-		return err;
-	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
-	if (flags & EXT4_EXTENTS_FL)
-		err = replay_held(c, t->ino);
-	return err;
-}
-
-/*
- * i_blocks of the inode in buf set to what its tree maps (data, tree
- * blocks, its extended attribute block).  libext2fs adds and subtracts
- * from i_blocks as it maps and unmaps, and refuses (EOVERFLOW) to go below
- * 0: an INODE record's i_blocks counts the kernel's tree before the crash,
- * not the one the replay has built so far, so it is made true first (the
- * end of the replay counts it again in any case).
- */
-static errcode_t recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
-{
-	struct ext2_inode *inode = small(buf);
-	blk64_t n = 0, acl = ext2fs_file_acl_block(c->fs, inode);
-	blk64_t last = ~(blk64_t)0;
-	ext2_extent_handle_t h;
-	struct ext2fs_extent ex;
-	int op = EXT2_EXTENT_ROOT;
-	errcode_t err;
-
-	if (!has_extent_root(buf))
-		return 0;
-	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
-	if (err)
-		return err;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT ||
-		    err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
-			n++;
-		else if (ex.e_len)
-			n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
-	}
-	ext2fs_extent_free(h);
-	if (!err && acl && acl < ext2fs_blocks_count(c->fs->super))
-		n++;
-	if (!err)
-		err = ext2fs_iblk_set(c->fs, inode, n);
-	return err;
-}
-
-/* ADD_RANGE's blocks, mapped into the inode in c->ibuf. */
-static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
-			   struct ext2_inode *inode)
-{
-	errcode_t err = 0;
-	uint32_t i;
-
-	for (i = 0; !err && i < t->count; i++) {
-		blk64_t want = t->pblk + i, old = 0;
-		int ret_flags = 0;
-
-		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL, 0, t->lblk + i,
-				   &ret_flags, &old);
-		if (err)
-			break;
-		if (old == want &&
-		    !!(ret_flags & BMAP_RET_UNINIT) == !!t->unwritten)
-			continue;
-		if (old && old != want)
-			release(c, old, 1);
-		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL,
-				   BMAP_SET | (t->unwritten ? BMAP_UNINIT : 0),
-				   t->lblk + i, NULL, &want);
-	}
-	if (!err)
-		err = ext2fs_write_inode(c->fs, t->ino, inode);
-	return err;
-}
-
-/* DEL_RANGE's blocks, unmapped from the inode in c->ibuf. */
-static errcode_t unmap_range(struct fcr *c, const struct fc_tag *t,
-			     struct ext2_inode *inode)
-{
-	blk64_t end;
-
-	end = (blk64_t)t->lblk + t->count - 1;
-	if (end > 0xFFFFFFFFULL)
-		end = 0xFFFFFFFFULL;
-	return ext2fs_punch(c->fs, t->ino, inode, NULL, t->lblk, end);
-}
-
-/*
- * ADD_RANGE and DEL_RANGE: the inode is read and touched, then its blocks
- * mapped or unmapped.  Nothing changes when the inode is not in use, nor
- * for an empty DEL_RANGE (an empty ADD_RANGE still touches its inode and
- * writes it back).
- */
-static errcode_t replay_range(struct fcr *c, const struct fc_tag *t)
-{
-	struct ext2_inode *inode = small(c->ibuf);
-	int add = t->tag == FC_TAG_ADD_RANGE;
-	errcode_t err;
-
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf) || (!add && !t->count))
-		return err;
-	err = touch(c, t->ino);
-	if (err)
-		return err;
-	/*
-	 * A file that leaves inline data gets its blocks logged before the
-	 * INODE record that takes it out of line: the range is held until
-	 * that record comes (the kernel's replay fails the range on the
-	 * inline inode, ignores that, and leaves the file a hole).
-	 */
-	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
-		err = recovery_grow((void **)&c->held, &c->capheld,
-				    c->nheld + 1, sizeof(*c->held));
-		if (!err)
-			c->held[c->nheld++] = *t;
-		return err;
-	}
-	err = recount(c, t->ino, c->ibuf);
-	if (err)
-		return err;
-	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
-}
-
-/* The ranges held for ino while it was inline, once it is not. */
-static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
-{
-	size_t i, n = 0;
-	errcode_t err = 0;
-
-	for (i = 0; i < c->nheld; i++) {
-		if (c->held[i].ino != ino) {
-			c->held[n++] = c->held[i];
-			continue;
-		}
-		if (!err)
-			err = replay_range(c, &c->held[i]);
-	}
-	c->nheld = n;
-	return err;
-}
-
-static int file_type(uint16_t mode)
-{
-	if (LINUX_S_ISREG(mode)) return EXT2_FT_REG_FILE;
-	if (LINUX_S_ISDIR(mode)) return EXT2_FT_DIR;
-	if (LINUX_S_ISCHR(mode)) return EXT2_FT_CHRDEV;
-	if (LINUX_S_ISBLK(mode)) return EXT2_FT_BLKDEV;
-	if (LINUX_S_ISFIFO(mode)) return EXT2_FT_FIFO;
-	if (LINUX_S_ISSOCK(mode)) return EXT2_FT_SOCK;
-	if (LINUX_S_ISLNK(mode)) return EXT2_FT_SYMLINK;
-	return EXT2_FT_UNKNOWN;
-}
-
-struct dent {
-	unsigned int	off;		/* in the old block */
-	unsigned int	len;		/* of the name */
-	unsigned int	size;		/* its room once moved out of block 0 */
-	uint32_t	hash, minor;
-};
-
-static int dent_cmp(const void *a, const void *b)
-{
-	const struct dent *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->minor < y->minor ? -1 : x->minor > y->minor;
-}
-
-/* Entries from->to of the sorted list into one leaf block. */
-static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
-		      const unsigned char *old, const struct dent *d,
-		      size_t from, size_t to, int csum)
-{
-	unsigned int end = fs->blocksize - (csum ? 12 : 0), pos = 0, prev = 0;
-	size_t i;
-
-	memset(leaf, 0, fs->blocksize);
-	for (i = from; i < to; i++) {
-		unsigned int rec = (8 + d[i].len + 3) & ~3U;
-
-		memcpy(leaf + pos, old + d[i].off, 8 + d[i].len);
-		put_le16(leaf + pos + 4, rec);
-		prev = pos;
-		pos += rec;
-	}
-	if (from == to) {
-		put_le16(leaf + 4, end);
-	} else {
-		put_le16(leaf + prev + 4, end - prev);
-	}
-	if (csum)
-		ext2fs_initialize_dirent_tail(fs,
-			EXT2_DIRENT_TAIL(leaf, fs->blocksize));
-}
-
-/*
- * A one-block directory that a new name does not fit in becomes an
- * indexed one, as the kernel's ext4_add_entry() makes it
- * (make_indexed_dir()): block 0 the root, the names split by hash into
- * two leaves.  libext2fs's ext2fs_link() then adds to the index.
- */
-static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
-{
-	ext2_filsys fs = c->fs;
-	struct ext2_inode inode;
-	unsigned int bs = fs->blocksize, pos, rec, n = 0, cap = 0, limit;
-	unsigned int first, moved;
-	unsigned char *b0 = NULL, *nb = NULL;
-	struct dent *d = NULL;
-	blk64_t p0 = 0, p1 = 0, p2 = 0;
-	uint32_t hash2, parent;
-	int csum = ext2fs_has_feature_metadata_csum(fs->super);
-	int alg = fs->super->s_def_hash_version;
-	size_t split, i;
-	errcode_t err;
-
-	*done = 0;
-	err = ext2fs_read_inode(fs, dir, &inode);
-	if (err || !ext2fs_has_feature_dir_index(fs->super) ||
-	    (inode.i_flags & (EXT2_INDEX_FL | EXT4_INLINE_DATA_FL)) ||
-	    EXT2_I_SIZE(&inode) != bs)
-		return err;
-	if (fs->super->s_flags & EXT2_FLAGS_UNSIGNED_HASH)
-		alg += 3;
-	b0 = malloc(bs);
-	nb = malloc(bs);
-	err = b0 && nb ? 0 : ENOMEM;
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 0, NULL, &p0);
-	if (!err && !p0)
-		err = EXT2_ET_DIR_CORRUPTED;
-	if (!err)
-		err = ext2fs_read_dir_block4(fs, p0, b0, 0, dir);
-	if (err)
-		goto out;
-	/* ".", "..", then the names. */
-	if (get_le16(b0 + 4) != 12 || b0[6] != 1 || b0[8] != '.' ||
-	    b0[12 + 6] != 2 || memcmp(b0 + 12 + 8, "..", 2)) {
-		err = EXT2_ET_DIR_CORRUPTED;
-		goto out;
-	}
-	parent = get_le32(b0 + 12);
-	first = 12 + get_le16(b0 + 12 + 4);
-	for (pos = first; pos + 8 <= bs; pos += rec) {
-		rec = get_le16(b0 + pos + 4);
-		if (rec < 8 || pos + rec > bs || 8U + b0[pos + 6] > rec) {
-			err = EXT2_ET_DIR_CORRUPTED;
-			goto out;
-		}
-		if (!get_le32(b0 + pos))
-			continue;
-		if (n == cap) {
-			size_t ncap = cap;
-
-			err = recovery_grow((void **)&d, &ncap, n + 1,
-					    sizeof(*d));
-			if (err)
-				goto out;
-			cap = (unsigned int)ncap;
-		}
-		d[n].off = pos;
-		d[n].len = b0[pos + 6];
-		/* The last one gets the room of "." and ".." too. */
-		d[n].size = rec + (pos + rec == bs - (csum ? 12U : 0U) ?
-				   first : 0U);
-		err = ext2fs_dirhash2(alg, (const char *)b0 + pos + 8,
-				      (int)d[n].len, fs->encoding, 0,
-				      fs->super->s_hash_seed, &d[n].hash,
-				      &d[n].minor);
-		if (err)
-			goto out;
-		n++;
-	}
-	if (n < 2)
-		goto out;
-	qsort(d, n, sizeof(*d), dent_cmp);
-	/*
-	 * Where the kernel splits (do_split(), which make_indexed_dir()
-	 * calls on the names moved out of block 0): from the highest hash
-	 * down, the names whose room fits in half a block go to the second
-	 * leaf; a name counts once more than half of its room would be past
-	 * the middle.  The room is each name's record length in the moved
-	 * block, where the last one reaches the block's end.
-	 */
-	for (i = n, moved = 0; i > 0; i--) {
-		if (moved + d[i - 1].size / 2 > bs / 2)
-			break;
-		moved += d[i - 1].size;
-	}
-	split = i > 1 ? i : n / 2;
-	if (!split)
-		split = 1;
-	hash2 = d[split].hash & ~1U;
-	if ((d[split].hash & ~1U) == (d[split - 1].hash & ~1U))
-		hash2 |= 1;		/* the hash goes on in the next leaf */
-	err = ext2fs_expand_dir(fs, dir);
-	if (!err)
-		err = ext2fs_expand_dir(fs, dir);
-	if (!err)
-		err = ext2fs_read_inode(fs, dir, &inode);
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 1, NULL, &p1);
-	if (!err)
-		err = ext2fs_bmap2(fs, dir, &inode, NULL, 0, 2, NULL, &p2);
-	if (err)
-		goto out;
-	fill_leaf(fs, nb, b0, d, 0, split, csum);
-	err = ext2fs_write_dir_block4(fs, p1, nb, 0, dir);
-	if (!err) {
-		fill_leaf(fs, nb, b0, d, split, n, csum);
-		err = ext2fs_write_dir_block4(fs, p2, nb, 0, dir);
-	}
-	if (err)
-		goto out;
-	/* The root: ".", ".." over the rest of the block, the index. */
-	memset(nb, 0, bs);
-	put_le32(nb, dir);
-	put_le16(nb + 4, 12);
-	nb[6] = 1;
-	nb[7] = EXT2_FT_DIR;
-	nb[8] = '.';
-	put_le32(nb + 12, parent);
-	put_le16(nb + 16, bs - 12);
-	nb[18] = 2;
-	nb[19] = EXT2_FT_DIR;
-	nb[20] = nb[21] = '.';
-	nb[24 + 4] = (unsigned char)fs->super->s_def_hash_version;
-	nb[24 + 5] = 8;			/* info_length */
-	limit = (bs - 32 - (csum ? 8 : 0)) / 8;
-	put_le16(nb + 32, limit);
-	put_le16(nb + 34, 2);
-	put_le32(nb + 36, 1);		/* hash 0 on: block 1 */
-	put_le32(nb + 40, hash2);
-	put_le32(nb + 44, 2);
-	err = ext2fs_write_dir_block4(fs, p0, nb, 0, dir);
-	if (!err) {
-		inode.i_flags |= EXT2_INDEX_FL;
-		err = ext2fs_write_inode(fs, dir, &inode);
-	}
-	*done = !err;
-out:
-	free(d);
-	free(b0);
-	free(nb);
-	return err;
-}
-
-/* Link name in parent to ino unless the name is there already; *added
- * says whether it was linked. */
-static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
-			   int *added)
-{
-	char name[FC_NAME_MAX + 1];
-	ext2_ino_t found;
-	errcode_t err;
-	int tries;
-
-	err = read_inode(c, t->parent, c->ibuf2);
-	if (err || !in_use(c->ibuf2) || !LINUX_S_ISDIR(small(c->ibuf2)->i_mode))
-		return err;
-	memcpy(name, t->name, t->name_len);
-	name[t->name_len] = 0;
-	*added = 0;
-	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
-			   &found))
-		return 0;
-	for (tries = 0; tries < 3; tries++) {
-		int indexed = 0;
-
-		err = ext2fs_link(c->fs, t->parent, name, t->ino,
-				  file_type(mode));
-		if (err != EXT2_ET_DIR_NO_SPACE)
-			break;
-		if (!tries)
-			err = index_dir(c, t->parent, &indexed);
-		if (!err && !indexed)
-			err = ext2fs_expand_dir(c->fs, t->parent);
-		if (err)
-			break;
-	}
-	*added = !err;
-	return err;
-}
-
-/* "." and ".." in a new directory's first block, as ext4_init_new_dir. */
-static errcode_t init_dir(struct fcr *c, ext2_ino_t ino, ext2_ino_t parent)
-{
-	struct ext2_inode *inode = small(c->ibuf);
-	blk64_t pblk = 0;
-	char *block = NULL;
-	errcode_t err;
-
-	err = ext2fs_bmap2(c->fs, ino, inode, NULL, 0, 0, NULL, &pblk);
-	if (!err && !pblk) {
-		err = ext2fs_new_block2(c->fs, 0, NULL, &pblk);
-		if (!err)
-			err = ext2fs_bmap2(c->fs, ino, inode, NULL, BMAP_SET, 0,
-					   NULL, &pblk);
-		if (!err)
-			ext2fs_mark_block_bitmap2(c->fs->block_map, pblk);
-	}
-	if (!err)
-		err = ext2fs_new_dir_block(c->fs, ino, parent, &block);
-	if (!err)
-		err = ext2fs_write_dir_block4(c->fs, pblk, block, 0, ino);
-	ext2fs_free_mem(&block);
-	if (err)
-		return err;
-	inode->i_size = c->fs->blocksize;
-	inode->i_size_high = 0;
-	inode->i_links_count = 2;
-	return ext2fs_write_inode(c->fs, ino, inode);
-}
-
-static errcode_t replay_create(struct fcr *c, const struct fc_tag *t)
-{
-	struct ext2_inode *inode = small(c->ibuf);
-	int added = 0;
-	errcode_t err;
-
-	err = touch(c, t->ino);
-	if (!err)
-		err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf))
-		return err;
-	/*
-	 * A new inline directory's INODE record came with its i_block, which
-	 * holds its ".." (and "." is implied): there is nothing to make.
-	 */
-	if (LINUX_S_ISDIR(inode->i_mode) &&
-	    !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
-		err = read_inode(c, t->parent, c->ibuf2);
-		if (err || !in_use(c->ibuf2))
-			return err;
-		err = init_dir(c, t->ino, t->parent);
-		if (err)
-			return err;
-	}
-	err = link_name(c, t, inode->i_mode, &added);
-	if (err)
-		return err;
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err)
-		return err;
-	/*
-	 * The kernel sets the link count to 1 and counts on an INODE record
-	 * after this one for the real count.  For a new directory none
-	 * comes (its INODE record precedes the name), and the kernel leaves
-	 * it and its parent with link counts one short, which e2fsck then
-	 * repairs: jrecover gives them the counts they had before the
-	 * crash, 2 for the empty directory and one more for the parent.
-	 */
-	if (!LINUX_S_ISDIR(inode->i_mode)) {
-		inode->i_links_count = 1;
-		return ext2fs_write_inode(c->fs, t->ino, inode);
-	}
-	inode->i_links_count = 2;
-	err = ext2fs_write_inode(c->fs, t->ino, inode);
-	if (err || !added)
-		return err;
-	err = touch(c, t->parent);
-	if (!err)
-		err = read_inode(c, t->parent, c->ibuf2);
-	if (err)
-		return err;
-	small(c->ibuf2)->i_links_count++;
-	return write_inode(c, t->parent, c->ibuf2);
-}
-
-static errcode_t replay_link(struct fcr *c, const struct fc_tag *t)
-{
-	errcode_t err;
-	int added;
-
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf))
-		return err;
-	err = link_name(c, t, small(c->ibuf)->i_mode, &added);
-	if (err || !added)
-		return err;
-	/* One link more, as the kernel's link does (an UNLINK of the old
-	 * name of a rename comes next, and takes it off again). */
-	err = touch(c, t->ino);
-	if (!err)
-		err = read_inode(c, t->ino, c->ibuf);
-	if (err)
-		return err;
-	if (small(c->ibuf)->i_links_count < 0xFFFF)
-		small(c->ibuf)->i_links_count++;
-	return write_inode(c, t->ino, c->ibuf);
-}
-
-/*
- * An inode whose last link went, in c->ibuf (links 0), released as the
- * kernel's eviction releases it: size 0, every block it maps and its tree
- * let go (at the end, as an INODE record's), its extended attribute block
- * released (or one reference fewer), the deletion time set; the end of the
- * replay frees it in the inode bitmap (it is touched, and no longer in
- * use).  A later record reusing the number starts from an empty tree.
- */
-static errcode_t evict(struct fcr *c, ext2_ino_t ino)
-{
-	struct ext2_inode *inode = small(c->ibuf);
-	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
-	uint32_t flags = get_le32(c->ibuf + INODE_FLAGS);
-	errcode_t err = 0;
-
-	if (has_extent_root(c->ibuf)) {
-		err = walk_blocks(c, ino, c->ibuf, 0, &n);
-		if (err)
-			return err;
-		memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-		put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
-		put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
-	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
-		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
-		/* A block-mapped file: libext2fs unmaps and frees it. */
-		err = recount(c, ino, c->ibuf);
-		if (!err)
-			err = ext2fs_punch(c->fs, ino, inode, NULL, 0, ~0ULL);
-		if (err)
-			return err;
-	}
-	if (acl && acl < ext2fs_blocks_count(c->fs->super)) {
-		__u32 left = 0;
-
-		err = ext2fs_adjust_ea_refcount3(c->fs, acl, NULL, -1, &left,
-						 ino);
-		if (!err && !left)
-			err = note_freed(c, acl, 1);
-		if (err)
-			return err;
-		ext2fs_file_acl_block_set(c->fs, inode, 0);
-	}
-	inode->i_links_count = 0;
-	inode->i_size = 0;
-	inode->i_size_high = 0;
-	inode->i_dtime = (__u32)time(NULL);
-	err = ext2fs_iblk_set(c->fs, inode, 0);
-	if (!err)
-		err = write_inode(c, ino, c->ibuf);
-	return err;
-}
-
-static errcode_t replay_unlink(struct fcr *c, const struct fc_tag *t)
-{
-	char name[FC_NAME_MAX + 1];
-	errcode_t err;
-
-	err = read_inode(c, t->ino, c->ibuf);
-	if (err || !in_use(c->ibuf))
-		return err;
-	err = read_inode(c, t->parent, c->ibuf2);
-	if (err || !in_use(c->ibuf2))
-		return err;
-	memcpy(name, t->name, t->name_len);
-	name[t->name_len] = 0;
-	err = ext2fs_unlink(c->fs, t->parent, name, t->ino, 0);
-	/* A name already gone is what the record asks for. */
-	if (err == EXT2_ET_DIR_NO_SPACE)
-		return 0;
-	if (err)
-		return err;
-	/*
-	 * The kernel drops one link of the inode as an unlink does, and
-	 * when that was the last one the inode goes as an unlinked inode
-	 * goes once closed.  A directory's name goes only with rmdir (a
-	 * renamed directory is no fast commit): the kernel's replay drops
-	 * one link of it and none of its parent, and leaves it in use with
-	 * ".." naming the parent (e2fsck: "unconnected directory inode",
-	 * link counts wrong).  Here the directory goes as rmdir leaves it,
-	 * and its parent loses the link its ".." held (a later INODE record
-	 * of the parent gives the count anyway).
-	 */
-	err = touch(c, t->ino);
-	if (!err)
-		err = read_inode(c, t->ino, c->ibuf);
-	if (err)
-		return err;
-	if (LINUX_S_ISDIR(small(c->ibuf)->i_mode)) {
-		err = evict(c, t->ino);
-		if (!err)
-			err = touch(c, t->parent);
-		if (!err)
-			err = read_inode(c, t->parent, c->ibuf);
-		if (err)
-			return err;
-		/* 1: more subdirectories than a count holds (dir_nlink). */
-		if (small(c->ibuf)->i_links_count > 2)
-			small(c->ibuf)->i_links_count--;
-		return write_inode(c, t->parent, c->ibuf);
-	}
-	if (small(c->ibuf)->i_links_count)
-		small(c->ibuf)->i_links_count--;
-	if (small(c->ibuf)->i_links_count)
-		return write_inode(c, t->ino, c->ibuf);
-	return evict(c, t->ino);
-}
+/* ---- the records -------------------------------------------------------- */
 
 static int apply(void *data, const struct fc_tag *t, int valid)
 {
@@ -1223,12 +71,12 @@ static int apply(void *data, const struct fc_tag *t, int valid)
 	/* What each record changes; PAD, TAIL and HEAD change nothing. */
 	static errcode_t (*const replay_tag[])(struct fcr *,
 					       const struct fc_tag *) = {
-		[FC_TAG_ADD_RANGE]	= replay_range,
-		[FC_TAG_DEL_RANGE]	= replay_range,
-		[FC_TAG_CREAT]		= replay_create,
-		[FC_TAG_LINK]		= replay_link,
-		[FC_TAG_UNLINK]		= replay_unlink,
-		[FC_TAG_INODE]		= replay_inode,
+		[FC_TAG_ADD_RANGE]	= fcr_replay_range,
+		[FC_TAG_DEL_RANGE]	= fcr_replay_range,
+		[FC_TAG_CREAT]		= fcr_replay_create,
+		[FC_TAG_LINK]		= fcr_replay_link,
+		[FC_TAG_UNLINK]		= fcr_replay_unlink,
+		[FC_TAG_INODE]		= fcr_replay_inode,
 	};
 
 	if (!valid)
@@ -1299,7 +147,7 @@ static int check_one(void *data, const struct fc_tag *t, int valid)
 		      memchr(t->name, '/', t->name_len);
 		break;
 	}
-	if (t->tag == FC_TAG_INODE && t->raw_len < 128)
+	if (t->tag == FC_TAG_INODE && t->raw_len < FC_GOOD_OLD_INODE_SIZE)
 		bad = 1;
 	if (bad)
 		k->err = RECOVER_ET_FC_RECORD;
@@ -1318,155 +166,7 @@ errcode_t fc_replay_check(struct recover_struct *r)
 	return err ? err : k.err;
 }
 
-static int note_region(void *data, const struct fc_tag *t, int valid)
-{
-	struct fcr *c = data;
-
-	if (!valid)
-		return 1;
-	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
-		return 0;
-	c->err = recovery_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
-				    sizeof(*c->reg));
-	if (c->err)
-		return 1;
-	c->reg[c->nreg].pblk = t->pblk;
-	c->reg[c->nreg].count = t->count;
-	c->nreg++;
-	return 0;
-}
-
-/* One mapped run of logical blocks, as a leaf extent holds it. */
-struct run {
-	blk64_t		lblk, pblk;
-	uint32_t	len;
-	int		uninit;
-};
-
-/* Most blocks one extent maps: written, unwritten. */
-#define EXT_INIT_MAX	32768U
-#define EXT_UNINIT_MAX	32767U
-
-/*
- * The tree of a touched inode as the kernel's replay leaves it: it inserts
- * each ADD_RANGE with ext4_ext_insert_extent(), which merges a run with
- * its neighbours when they continue it (same state, adjacent logical and
- * physical blocks, within an extent's length), removes the tree's levels
- * when DEL_RANGE empties it, and merges the extents again up to the end
- * of file.  libext2fs maps block by block, never merges two extents once
- * made and never makes a tree shallower: here the leaves are read, the
- * runs that continue each other merged, and the tree written again from
- * them when that gives fewer extents or fewer levels (its old index and
- * leaf blocks released, new ones allocated as libext2fs splits).  Leaves
- * that overlap (a tree the replay could not have made) are refused.
- */
-static errcode_t compact_tree(struct fcr *c, ext2_ino_t ino)
-{
-	ext2_filsys fs = c->fs;
-	struct ext2_inode *inode = small(c->ibuf);
-	ext2_extent_handle_t h = NULL;
-	struct ext2_extent_info info;
-	struct ext2fs_extent ex;
-	struct run *v = NULL;
-	blk64_t *tb = NULL;
-	size_t nv = 0, capv = 0, ntb = 0, captb = 0, nm = 0, i;
-	unsigned int per_leaf = (fs->blocksize - 12) / 12, depth;
-	int op = EXT2_EXTENT_ROOT;
-	errcode_t err;
-
-	err = read_inode(c, ino, c->ibuf);
-	if (err || !in_use(c->ibuf) || !has_extent_root(c->ibuf))
-		return err;
-	err = ext2fs_extent_open2(fs, ino, inode, &h);
-	if (!err)
-		err = ext2fs_extent_get_info(h, &info);
-	if (err)
-		goto out;
-	depth = (unsigned int)info.max_depth;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT ||
-		    err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			goto out;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
-		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			err = recovery_grow((void **)&tb, &captb, ntb + 1,
-					    sizeof(*tb));
-			if (err)
-				goto out;
-			tb[ntb++] = ex.e_pblk;
-			continue;
-		}
-		if (!ex.e_len)
-			continue;
-		if (nv && ex.e_lblk < v[nv - 1].lblk + v[nv - 1].len) {
-			err = RECOVER_ET_FC_UNLIKE_KERNEL;
-			goto out;
-		}
-		err = recovery_grow((void **)&v, &capv, nv + 1, sizeof(*v));
-		if (err)
-			goto out;
-		v[nv].lblk = ex.e_lblk;
-		v[nv].pblk = ex.e_pblk;
-		v[nv].len = ex.e_len;
-		v[nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
-		nv++;
-	}
-	ext2fs_extent_free(h);
-	h = NULL;
-	/* Merge in place. */
-	for (i = 0; i < nv; i++) {
-		struct run *m = nm ? &v[nm - 1] : NULL;
-
-		if (m && m->uninit == v[i].uninit &&
-		    m->lblk + m->len == v[i].lblk &&
-		    m->pblk + m->len == v[i].pblk &&
-		    m->len + v[i].len <= (m->uninit ? EXT_UNINIT_MAX : EXT_INIT_MAX))
-			m->len += v[i].len;
-		else
-			v[nm++] = v[i];
-	}
-	/* As good as it gets: as many extents, and no level to spare. */
-	if (nm == nv && (!depth || (depth == 1 && nm > EXTENT_EH_MAX) ||
-			 (depth > 1 && nm > (size_t)EXTENT_EH_MAX * per_leaf)))
-		goto out;
-	for (i = 0; i < ntb; i++)
-		if (tb[i] < ext2fs_blocks_count(fs->super))
-			release(c, tb[i], 1);
-	memset(c->ibuf + INODE_BLOCK, 0, INODE_BLOCK_SIZE);
-	put_le16(c->ibuf + INODE_BLOCK, EXTENT_MAGIC);
-	put_le16(c->ibuf + INODE_BLOCK + 4, EXTENT_EH_MAX);
-	err = ext2fs_iblk_set(fs, inode, 0);
-	if (!err)
-		err = write_inode(c, ino, c->ibuf);
-	if (!err)
-		err = ext2fs_extent_open2(fs, ino, inode, &h);
-	for (i = 0; !err && i < nm; i++) {
-		ex.e_lblk = v[i].lblk;
-		ex.e_pblk = v[i].pblk;
-		ex.e_len = v[i].len;
-		ex.e_flags = v[i].uninit ? EXT2_EXTENT_FLAGS_UNINIT : 0;
-		err = ext2fs_extent_insert(h, i ? EXT2_EXTENT_INSERT_AFTER : 0,
-					   &ex);
-		if (!err)
-			err = ext2fs_extent_fix_parents(h);
-	}
-	if (!err)
-		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)c->ibuf,
-					     c->isize);
-out:
-	if (h)
-		ext2fs_extent_free(h);
-	free(v);
-	free(tb);
-	return err;
-}
+/* ---- the end of the replay ----------------------------------------------- */
 
 /*
  * The group and superblock counters from the bitmaps (free clusters on
@@ -1548,7 +248,7 @@ static errcode_t finish(struct fcr *c)
 
 	/* Before the regions are let go: new tree blocks must avoid them. */
 	for (i = 0; i < c->nt; i++) {
-		err = compact_tree(c, c->t[i].ino);
+		err = fcr_compact_tree(c, c->t[i].ino);
 		if (err)
 			return err;
 	}
@@ -1562,17 +262,17 @@ static errcode_t finish(struct fcr *c)
 						  c->freed[i].count);
 	for (i = 0; i < c->nt; i++) {
 		ext2_ino_t ino = c->t[i].ino;
-		struct ext2_inode *inode = small(c->ibuf);
+		struct ext2_inode *inode = fcr_small(c->ibuf);
 		blk64_t n = 0;
 		int is_dir;
 
-		err = read_inode(c, ino, c->ibuf);
+		err = fcr_read_inode(c, ino, c->ibuf);
 		if (err)
 			return err;
 		is_dir = 0;
-		if (in_use(c->ibuf)) {
+		if (fcr_in_use(c->ibuf)) {
 			ext2fs_mark_inode_bitmap2(fs->inode_map, ino);
-			err = walk_blocks(c, ino, c->ibuf, 1, &n);
+			err = fcr_walk_blocks(c, ino, c->ibuf, 1, &n);
 			if (err)
 				return err;
 			if (ext2fs_file_acl_block(fs, inode) &&
@@ -1582,10 +282,10 @@ static errcode_t finish(struct fcr *c)
 					ext2fs_file_acl_block(fs, inode));
 				n++;
 			}
-			if (has_extent_root(c->ibuf)) {
+			if (fcr_has_extent_root(c->ibuf)) {
 				err = ext2fs_iblk_set(fs, inode, n);
 				if (!err)
-					err = write_inode(c, ino, c->ibuf);
+					err = fcr_write_inode(c, ino, c->ibuf);
 				if (err)
 					return err;
 			}
@@ -1608,78 +308,30 @@ static errcode_t finish(struct fcr *c)
 	return 0;
 }
 
-static int log_cmp(const void *a, const void *b)
-{
-	const struct ovl_log *x = a, *y = b;
-
-	if (x->fsblk != y->fsblk)
-		return x->fsblk < y->fsblk ? -1 : 1;
-	return x->tag < y->tag ? -1 : x->tag > y->tag;
-}
+/* ---- the entry points ---------------------------------------------------- */
 
 void fc_replay_free(struct recover_struct *r)
 {
-	struct fc_overlay *o = r->fc_overlay;
-	size_t i;
-
-	if (!o)
-		return;
-	for (i = 0; i < o->nb; i++)
-		free(o->b[i].data);
-	free(o->b);
-	free(o->log);
-	free(o->jbuf);
-	free(o);
+	fc_overlay_free(r->fc_overlay);
 	r->fc_overlay = NULL;
-}
-
-/* The view: the disk, under the log's blocks, under the replay's writes. */
-static errcode_t overlay_new(struct recover_struct *r, struct fc_overlay **ret)
-{
-	struct fc_overlay *o;
-	size_t i;
-
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return ENOMEM;
-	o->r = r;
-	o->under = r->fs->io;
-	o->bs = r->fs->blocksize;
-	o->jbuf = malloc(o->bs);
-	o->log = malloc((r->ntags ? r->ntags : 1) * sizeof(*o->log));
-	r->fc_overlay = o;
-	if (!o->jbuf || !o->log)
-		return ENOMEM;
-	for (i = 0; i < r->ntags; i++) {
-		if (recovery_revoked(r, &r->tags[i]))
-			continue;
-		o->log[o->nlog].fsblk = r->tags[i].fsblk;
-		o->log[o->nlog].tag = i;
-		o->nlog++;
-	}
-	qsort(o->log, o->nlog, sizeof(*o->log), log_cmp);
-	*ret = o;
-	return 0;
 }
 
 errcode_t fc_replay(struct recover_struct *r)
 {
 	struct fc_overlay *o;
 	struct fcr c;
-	char name[64];
 	int stopped;
 	size_t i;
 	errcode_t err;
 
 	memset(&c, 0, sizeof(c));
 	c.r = r;
-	err = overlay_new(r, &o);
+	err = fc_overlay_new(r, &o);
 	if (err)
 		return err;
-	snprintf(name, sizeof(name), "fcio:%p", (void *)o);
-	err = ext2fs_open2(name, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
-			   EXT2_FLAG_IGNORE_CSUM_ERRORS |
-			   EXT2_FLAG_MASTER_SB_ONLY, 0, 0, &fwd_manager, &c.fs);
+	err = fc_io_open(o, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
+			 EXT2_FLAG_IGNORE_CSUM_ERRORS |
+			 EXT2_FLAG_MASTER_SB_ONLY, &c.fs);
 	if (err)
 		goto out;
 	c.isize = EXT2_INODE_SIZE(c.fs->super);
@@ -1691,14 +343,14 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = ext2fs_copy_bitmap(c.fs->block_map, &c.before);
 	if (!err)
-		err = for_each_valid(r, note_region, &c, &stopped);
+		err = for_each_valid(r, fcr_note_region, &c, &stopped);
 	if (!err)
 		err = c.err;
 	/* Allocations on the way (directory blocks, extent tree blocks)
 	 * must not land on blocks a later record maps. */
-	merge_regions(&c);
+	fcr_merge_regions(&c);
 	c.fs->priv_data = &c;
-	ext2fs_set_block_alloc_stats_callback(c.fs, alloc_stats, NULL);
+	ext2fs_set_block_alloc_stats_callback(c.fs, fcr_alloc_stats, NULL);
 	for (i = 0; !err && i < c.nreg; i++)
 		ext2fs_mark_block_bitmap_range2(c.fs->block_map, c.reg[i].pblk,
 						c.reg[i].count);
@@ -1736,17 +388,14 @@ out:
 
 errcode_t fc_replay_commit(struct recover_struct *r)
 {
-	struct fc_overlay *o = r->fc_overlay;
-	size_t i;
-	errcode_t err = 0;
+	unsigned long long bytes;
+	errcode_t err;
 
-	if (!o)
+	if (!r->fc_overlay)
 		return 0;
-	for (i = 0; !err && i < o->nb; i++)
-		err = io_channel_write_blk64(r->fs->io, o->b[i].blk, 1,
-					     o->b[i].data);
+	err = fc_overlay_write_out(r->fc_overlay, r->fs->io, &bytes);
 	if (!err)
-		r->st.written_bytes += (unsigned long long)o->nb * o->bs;
+		r->st.written_bytes += bytes;
 	fc_replay_free(r);
 	return err;
 }

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fc_inode.c -- the fast-commit replay's inode records, INODE, ADD_RANGE
+ * and DEL_RANGE (the ranges of an inline inode held until an INODE record
+ * takes it out of line), and the release of an inode whose last link
+ * went, as the kernel evicts it; with the reading, writing and touching of
+ * inodes that the rest of the replay shares.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "librecoverP.h"
+#include "fc_fs.h"
+#include "fc_replay.h"
+
+errcode_t fcr_read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	return ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)buf,
+				      c->isize);
+}
+
+errcode_t fcr_write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+{
+	return ext2fs_write_inode_full(c->fs, ino, (struct ext2_inode *)buf,
+				       c->isize);
+}
+
+/* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
+int fcr_in_use(const unsigned char *buf)
+{
+	const struct ext2_inode *i = (const struct ext2_inode *)buf;
+
+	return i->i_links_count && i->i_mode;
+}
+
+/* ino among the touched inodes, with whether it was a directory in use
+ * before the replay (the directory counts change by that at the end). */
+errcode_t fcr_touch(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i;
+	errcode_t err;
+
+	for (i = 0; i < c->nt; i++)
+		if (c->t[i].ino == ino)
+			return 0;
+	err = recovery_grow((void **)&c->t, &c->capt, c->nt + 1,
+			    sizeof(*c->t));
+	if (err)
+		return err;
+	err = fcr_read_inode(c, ino, c->ibuf2);
+	if (err)
+		return err;
+	c->t[c->nt].ino = ino;
+	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
+			      fcr_in_use(c->ibuf2) &&
+			      LINUX_S_ISDIR(fcr_small(c->ibuf2)->i_mode);
+	c->nt++;
+	return 0;
+}
+
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
+
+errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
+{
+	unsigned char *old = c->ibuf;
+	const unsigned char *raw = t->raw_inode;
+	unsigned int len = t->raw_len;
+	blk64_t n;
+	uint32_t flags;
+	errcode_t err;
+
+	err = fcr_touch(c, t->ino);
+	if (!err)
+		err = fcr_read_inode(c, t->ino, old);
+	if (err)
+		return err;
+	if (fcr_in_use(old)) {
+		err = fcr_walk_blocks(c, t->ino, old, 0, &n);
+		if (err)
+			return err;
+	}
+	if (len > c->isize)
+		len = c->isize;
+	/* Everything but i_block from the record. */
+	memcpy(old, raw, FC_I_BLOCK);
+	memcpy(old + FC_I_GENERATION, raw + FC_I_GENERATION,
+	       len - FC_I_GENERATION);
+	flags = get_le32(old + FC_I_FLAGS);
+	if (flags & EXT4_EXTENTS_FL) {
+		if (get_le16(old + FC_I_BLOCK + FC_EH_MAGIC) !=
+		    FC_EXTENT_MAGIC)
+			fcr_empty_root(old);
+	} else if (flags & EXT4_INLINE_DATA_FL) {
+		memcpy(old + FC_I_BLOCK, raw + FC_I_BLOCK, FC_I_BLOCK_SIZE);
+	}
+	err = fcr_write_inode(c, t->ino, old);
+	if (err)
+		return err;
+	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
+	if (flags & EXT4_EXTENTS_FL)
+		err = replay_held(c, t->ino);
+	return err;
+}
+
+/* ADD_RANGE's blocks, mapped into the inode in c->ibuf. */
+static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
+			   struct ext2_inode *inode)
+{
+	errcode_t err = 0;
+	uint32_t i;
+
+	for (i = 0; !err && i < t->count; i++) {
+		blk64_t want = t->pblk + i, old = 0;
+		int ret_flags = 0;
+
+		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL, 0, t->lblk + i,
+				   &ret_flags, &old);
+		if (err)
+			break;
+		if (old == want &&
+		    !!(ret_flags & BMAP_RET_UNINIT) == !!t->unwritten)
+			continue;
+		if (old && old != want)
+			fcr_release(c, old, 1);
+		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL,
+				   BMAP_SET | (t->unwritten ? BMAP_UNINIT : 0),
+				   t->lblk + i, NULL, &want);
+	}
+	if (!err)
+		err = ext2fs_write_inode(c->fs, t->ino, inode);
+	return err;
+}
+
+/* DEL_RANGE's blocks, unmapped from the inode in c->ibuf. */
+static errcode_t unmap_range(struct fcr *c, const struct fc_tag *t,
+			     struct ext2_inode *inode)
+{
+	blk64_t end;
+
+	end = (blk64_t)t->lblk + t->count - 1;
+	if (end > 0xFFFFFFFFULL)
+		end = 0xFFFFFFFFULL;
+	return ext2fs_punch(c->fs, t->ino, inode, NULL, t->lblk, end);
+}
+
+/*
+ * ADD_RANGE and DEL_RANGE: the inode is read and touched, then its blocks
+ * mapped or unmapped.  Nothing changes when the inode is not in use, nor
+ * for an empty DEL_RANGE (an empty ADD_RANGE still touches its inode and
+ * writes it back).
+ */
+errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
+{
+	struct ext2_inode *inode = fcr_small(c->ibuf);
+	int add = t->tag == FC_TAG_ADD_RANGE;
+	errcode_t err;
+
+	err = fcr_read_inode(c, t->ino, c->ibuf);
+	if (err || !fcr_in_use(c->ibuf) || (!add && !t->count))
+		return err;
+	err = fcr_touch(c, t->ino);
+	if (err)
+		return err;
+	/*
+	 * A file that leaves inline data gets its blocks logged before the
+	 * INODE record that takes it out of line: the range is held until
+	 * that record comes (the kernel's replay fails the range on the
+	 * inline inode, ignores that, and leaves the file a hole).
+	 */
+	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+		err = recovery_grow((void **)&c->held, &c->capheld,
+				    c->nheld + 1, sizeof(*c->held));
+		if (!err)
+			c->held[c->nheld++] = *t;
+		return err;
+	}
+	err = fcr_recount(c, t->ino, c->ibuf);
+	if (err)
+		return err;
+	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
+}
+
+/* The ranges held for ino while it was inline, once it is not. */
+static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i, n = 0;
+	errcode_t err = 0;
+
+	for (i = 0; i < c->nheld; i++) {
+		if (c->held[i].ino != ino) {
+			c->held[n++] = c->held[i];
+			continue;
+		}
+		if (!err)
+			err = fcr_replay_range(c, &c->held[i]);
+	}
+	c->nheld = n;
+	return err;
+}
+
+/*
+ * An inode whose last link went, in c->ibuf (links 0), released as the
+ * kernel's eviction releases it: size 0, every block it maps and its tree
+ * let go (at the end, as an INODE record's), its extended attribute block
+ * released (or one reference fewer), the deletion time set; the end of the
+ * replay frees it in the inode bitmap (it is touched, and no longer in
+ * use).  A later record reusing the number starts from an empty tree.
+ */
+errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
+{
+	struct ext2_inode *inode = fcr_small(c->ibuf);
+	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
+	uint32_t flags = get_le32(c->ibuf + FC_I_FLAGS);
+	errcode_t err = 0;
+
+	if (fcr_has_extent_root(c->ibuf)) {
+		err = fcr_walk_blocks(c, ino, c->ibuf, 0, &n);
+		if (err)
+			return err;
+		fcr_empty_root(c->ibuf);
+	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
+		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
+		/* A block-mapped file: libext2fs unmaps and frees it. */
+		err = fcr_recount(c, ino, c->ibuf);
+		if (!err)
+			err = ext2fs_punch(c->fs, ino, inode, NULL, 0, ~0ULL);
+		if (err)
+			return err;
+	}
+	if (acl && acl < ext2fs_blocks_count(c->fs->super)) {
+		__u32 left = 0;
+
+		err = ext2fs_adjust_ea_refcount3(c->fs, acl, NULL, -1, &left,
+						 ino);
+		if (!err && !left)
+			err = fcr_note_freed(c, acl, 1);
+		if (err)
+			return err;
+		ext2fs_file_acl_block_set(c->fs, inode, 0);
+	}
+	inode->i_links_count = 0;
+	inode->i_size = 0;
+	inode->i_size_high = 0;
+	inode->i_dtime = (__u32)time(NULL);
+	err = ext2fs_iblk_set(c->fs, inode, 0);
+	if (!err)
+		err = fcr_write_inode(c, ino, c->ibuf);
+	return err;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fc_replay.h -- what the files of the fast-commit replay share, and
+ * nothing else in lib/ needs: the view of the filesystem in memory
+ * (fc_overlay.c) and the io manager over it (fc_io.c); the state of one
+ * replay, and the editing of inodes (fc_inode.c), of extent trees and the
+ * blocks they map (fc_extent.c) and of directories (fc_dir.c) that the
+ * dispatch of the records (fc_replay.c) calls.  The layer's entry points
+ * are declared in librecoverP.h.
+ */
+#ifndef FC_REPLAY_H
+#define FC_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "librecoverP.h"
+#include "fc_fs.h"
+
+/* ---- the view in memory (fc_overlay.c) and its io manager (fc_io.c) ---- */
+
+struct fc_overlay;
+
+/*
+ * The view of r's filesystem: the disk, under the log's blocks, under the
+ * replay's writes.  r->fc_overlay holds it as soon as it exists, also when
+ * this fails, for fc_overlay_free().
+ */
+errcode_t fc_overlay_new(struct recover_struct *r, struct fc_overlay **ret);
+/* len bytes from byte off read into rbuf, or written from wbuf. */
+errcode_t fc_overlay_rw(struct fc_overlay *o, unsigned long long off,
+			size_t len, void *rbuf, const void *wbuf);
+/* The blocks the replay wrote, written through io; *bytes says how many. */
+errcode_t fc_overlay_write_out(struct fc_overlay *o, io_channel io,
+			       unsigned long long *bytes);
+void fc_overlay_free(struct fc_overlay *o);
+/* A filesystem opened on the view, with libext2fs's open flags. */
+errcode_t fc_io_open(struct fc_overlay *o, int flags, ext2_filsys *ret);
+
+/* ---- one replay ---------------------------------------------------------- */
+
+/* An inode a record changed: the end of the replay goes over each. */
+struct touched {
+	ext2_ino_t	ino;
+	int		was_dir;	/* an in-use directory before */
+};
+
+/* One replay: the filesystem opened on the view, two inode buffers, and
+ * what the records leave for the end. */
+struct fcr {
+	struct recover_struct *r;
+	ext2_filsys	fs;
+	unsigned char	*ibuf, *ibuf2;	/* full on-disk inodes */
+	unsigned int	isize;
+	struct touched	*t;
+	size_t		nt, capt;
+	/* ADD_RANGE regions, kept out of the allocator's way until the end */
+	struct { uint64_t pblk; uint64_t count; } *reg;
+	size_t		nreg, capreg;
+	/* blocks INODE records released, let go at the end */
+	struct { uint64_t pblk; uint64_t count; } *freed;
+	size_t		nfreed, capfreed;
+	ext2fs_block_bitmap before;	/* the block bitmap the log left */
+	/* ranges of inodes that were inline data when the range came */
+	struct fc_tag	*held;
+	size_t		nheld, capheld;
+	unsigned long long applied;
+	errcode_t	err;
+};
+
+/* An inode buffer as libext2fs's inode (its first 128 bytes). */
+static inline struct ext2_inode *fcr_small(unsigned char *buf)
+{
+	return (struct ext2_inode *)buf;
+}
+
+/* ---- inodes (fc_inode.c) ------------------------------------------------- */
+
+/* The full inode (c->isize bytes), read or written. */
+errcode_t fcr_read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf);
+errcode_t fcr_write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf);
+/* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
+int fcr_in_use(const unsigned char *buf);
+/* ino noted as touched (its state before the first time kept). */
+errcode_t fcr_touch(struct fcr *c, ext2_ino_t ino);
+/* The INODE, ADD_RANGE and DEL_RANGE records. */
+errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t);
+errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t);
+/* The inode in c->ibuf, whose last link went, released as the kernel
+ * evicts it. */
+errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino);
+
+/* ---- extent trees and their blocks (fc_extent.c) ----------------------- */
+
+/* ADD_RANGE's regions: noted from the area (an fc_tag_fn), then sorted
+ * and merged; kept out of the allocator's way (fcr_alloc_stats as
+ * libext2fs's callback) and out of the bitmap's releases (fcr_release). */
+int fcr_note_region(void *data, const struct fc_tag *t, int valid);
+void fcr_merge_regions(struct fcr *c);
+void fcr_alloc_stats(ext2_filsys fs, blk64_t blk, int inuse);
+void fcr_release(struct fcr *c, blk64_t blk, blk64_t n);
+/* Blocks released at the end of the replay. */
+errcode_t fcr_note_freed(struct fcr *c, blk64_t blk, blk64_t n);
+/* The inode in buf is an extent inode with a tree's root; a fresh root. */
+int fcr_has_extent_root(const unsigned char *buf);
+void fcr_empty_root(unsigned char *buf);
+/* The blocks an extent inode maps marked (mark), or noted freed; counted. */
+errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
+			  int mark, blk64_t *count);
+/* i_blocks of the inode in buf made what its tree maps. */
+errcode_t fcr_recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf);
+/* The tree of a touched inode as the kernel's extent code leaves it. */
+errcode_t fcr_compact_tree(struct fcr *c, ext2_ino_t ino);
+
+/* ---- directories (fc_dir.c) ---------------------------------------------- */
+
+/* The CREAT, LINK and UNLINK records. */
+errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t);
+errcode_t fcr_replay_link(struct fcr *c, const struct fc_tag *t);
+errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t);
+
+#endif /* FC_REPLAY_H */
