@@ -29,7 +29,8 @@
 #      each took the "libext2fs knows dirdata" path (the line each logs).
 #      tests/cli/golden.sh is not run: its dirdata case is the line a
 #      libext2fs without dirdata makes jrecover print.
-# Ends with "N passed, N failed" over the three checks of step 5.
+# Ends with "N passed, N failed" over the three checks of step 5 (0 and 0
+# when skipped, 0 and 1 after a build failure).
 # Exit status: 0 all passed, 1 a check failed, 2 a build failed, 77 when
 # it cannot run (not root, no deb-src reachable).  Runs under nice, make -j2.
 #
@@ -42,7 +43,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 case ${1:-} in
--h|--help) sed -n '4,40p' "$0"; exit 0 ;;
+-h|--help) sed -n '4,39p' "$0"; exit 0 ;;
 -*) echo "usage: $0 [WORKDIR]" >&2; exit 16 ;;
 esac
 [ $# -le 1 ] || { echo "usage: $0 [WORKDIR]" >&2; exit 16; }
@@ -53,6 +54,7 @@ patched=${DIRDATA_PATCH:-1}
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "dirdata-libext2fs: SKIP: not root (fetch-source.sh may add a deb-src entry)"
+	echo "0 passed, 0 failed"
 	exit 77
 fi
 mkdir -p "$work"
@@ -81,6 +83,7 @@ die_build() {
 step fetch "Debian's e2fsprogs source in $work/src"
 if ! bash "$here/fetch-source.sh" "$work/src"; then
 	echo "dirdata-libext2fs: SKIP: no e2fsprogs source (no deb-src reachable?)"
+	echo "0 passed, 0 failed"
 	exit 77
 fi
 dsc=$(ls "$work"/src/e2fsprogs_1.47.0-*.dsc | head -n 1)
