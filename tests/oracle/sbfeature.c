@@ -6,10 +6,21 @@
  * and every libext2fs tool (debugfs, tune2fs) refuses to open the first.
  * The superblock checksum is recomputed when metadata_csum is on.
  *
+ * And one question for the tests that behave differently when libext2fs
+ * knows such a bit (Lustre's e2fsprogs builds know dirdata): does the
+ * libext2fs this program was linked with, the one jrecover runs with, open
+ * the image without EXT2_FLAG_FORCE?  It prints which shared object
+ * answered.
+ *
  * usage: sbfeature IMAGE incompat|ro_compat +MASK|-MASK
  *        sbfeature IMAGE show        (prints the three feature words, hex)
- * exit:  0 done, 1 error, 2 usage.
+ *        sbfeature IMAGE opens       ("opens: libext2fs PATH" or
+ *                                     "refused: libext2fs PATH: ERROR")
+ * exit:  0 done (opens: libext2fs opened it), 1 error, 2 usage,
+ *        3 (opens) libext2fs refused an unsupported feature.
  */
+#define _GNU_SOURCE		/* dladdr() */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -18,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <et/com_err.h>
 #include <ext2fs/ext2fs.h>
 
 #define SB_OFF		1024
@@ -40,6 +52,29 @@ static void put_le32(unsigned char *p, uint32_t v)
 	p[3] = v >> 24;
 }
 
+/* ext2fs_open2() as jrecover first tries it: no EXT2_FLAG_FORCE. */
+static int opens(const char *image)
+{
+	Dl_info dl;
+	ext2_filsys fs;
+	errcode_t err;
+	const char *lib = "(linked statically)";
+
+	if (dladdr((void *)ext2fs_open2, &dl) && dl.dli_fname)
+		lib = dl.dli_fname;
+	initialize_ext2_error_table();
+	err = ext2fs_open2(image, NULL, EXT2_FLAG_64BITS, 0, 0,
+			   unix_io_manager, &fs);
+	if (!err) {
+		ext2fs_close_free(&fs);
+		printf("opens: libext2fs %s\n", lib);
+		return 0;
+	}
+	printf("refused: libext2fs %s: %s\n", lib, error_message(err));
+	return err == EXT2_ET_UNSUPP_FEATURE ||
+		err == EXT2_ET_RO_UNSUPP_FEATURE ? 3 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char sb[SB_SIZE];
@@ -48,10 +83,12 @@ int main(int argc, char **argv)
 	int fd, off, show;
 	uint32_t w;
 
+	if (argc == 3 && !strcmp(argv[2], "opens"))
+		return opens(argv[1]);
 	show = argc == 3 && !strcmp(argv[2], "show");
 	if (!show && (argc != 4 || (argv[3][0] != '+' && argv[3][0] != '-'))) {
 		fprintf(stderr, "usage: sbfeature IMAGE incompat|ro_compat "
-			"+MASK|-MASK\n       sbfeature IMAGE show\n");
+			"+MASK|-MASK\n       sbfeature IMAGE show|opens\n");
 		return 2;
 	}
 	if (show)

@@ -4,7 +4,10 @@
  * names, the names e2fsprogs's libe2p gives the same bits (dumpe2fs's
  * words), and NULL for everything else; features_judge(): which unknown
  * filesystem features an open goes past, against a libext2fs's supported
- * masks (this one's, and an older one's without large_dir and ea_inode).
+ * masks (Debian's, without dirdata; Lustre's, with it; an older one's
+ * without large_dir and ea_inode; and the one this was built with, whose
+ * answer the test prints: contrib/e2fsprogs/dirdata-libext2fs.sh builds
+ * against a libext2fs that knows dirdata and looks for that line).
  */
 #include "config.h"
 
@@ -136,9 +139,11 @@ static void test_fs_bits_against_e2p(void **state)
 static void test_judge(void **state)
 {
 	struct recover_fs_features f;
+	/* Debian's libext2fs (1.47), whatever the header here says. */
+	uint32_t deb_in = SUPP_IN & ~EXT4_FEATURE_INCOMPAT_DIRDATA;
 	/* A libext2fs before large_dir and ea_inode (e2fsprogs 1.43). */
-	uint32_t old_in = SUPP_IN & ~(EXT4_FEATURE_INCOMPAT_LARGEDIR |
-				      EXT4_FEATURE_INCOMPAT_EA_INODE);
+	uint32_t old_in = deb_in & ~(EXT4_FEATURE_INCOMPAT_LARGEDIR |
+				     EXT4_FEATURE_INCOMPAT_EA_INODE);
 	uint32_t mdt = EXT2_FEATURE_INCOMPAT_FILETYPE |
 		EXT3_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT |
 		EXT4_FEATURE_INCOMPAT_FLEX_BG | EXT4_FEATURE_INCOMPAT_LARGEDIR |
@@ -149,9 +154,9 @@ static void test_judge(void **state)
 	assert_int_equal(features_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
 	assert_int_equal(f.size, sizeof(f));
 	assert_int_equal(f.incompat | f.ro_compat | f.tolerated, 0);
-	/* dirdata, unknown here: gone past. */
+	/* dirdata, unknown to Debian's: gone past. */
 	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
-					0, SUPP_IN, SUPP_RO, 1), 0);
+					0, deb_in, SUPP_RO, 1), 0);
 	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA);
 	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
 	/* A libext2fs that knows dirdata (Lustre's): nothing special. */
@@ -166,11 +171,19 @@ static void test_judge(void **state)
 	/* Any other unknown bit is refused, and told apart. */
 	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
 					EXT2_FEATURE_INCOMPAT_COMPRESSION,
-					0, SUPP_IN, SUPP_RO, 0),
+					0, deb_in, SUPP_RO, 0),
 			 EXT2_ET_UNSUPP_FEATURE);
 	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA |
 			 EXT2_FEATURE_INCOMPAT_COMPRESSION);
 	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
+	/* ... and with Lustre's, compression alone is named. */
+	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
+					EXT2_FEATURE_INCOMPAT_COMPRESSION, 0,
+					SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
+					SUPP_RO, 0),
+			 EXT2_ET_UNSUPP_FEATURE);
+	assert_int_equal(f.incompat, EXT2_FEATURE_INCOMPAT_COMPRESSION);
+	assert_int_equal(f.tolerated, 0);
 	assert_int_equal(features_judge(&f, mdt | 0x80000000U, 0, SUPP_IN,
 					SUPP_RO, 0), EXT2_ET_UNSUPP_FEATURE);
 	/* An unknown ro_compat bit forbids writing only. */
@@ -182,6 +195,32 @@ static void test_judge(void **state)
 					SUPP_IN, SUPP_RO, 0), 0);
 }
 
+/*
+ * The libext2fs this was built with (its header's mask, which is what
+ * open_forced() judges by): with dirdata in it, nothing is said of an
+ * MDT's dirdata; without, it is gone past.  The line printed says which.
+ */
+static void test_judge_this_libext2fs(void **state)
+{
+	struct recover_fs_features f;
+	uint32_t mdt = EXT2_FEATURE_INCOMPAT_FILETYPE |
+		EXT3_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT |
+		EXT4_FEATURE_INCOMPAT_FLEX_BG | EXT4_FEATURE_INCOMPAT_DIRDATA;
+
+	(void)state;
+	assert_int_equal(features_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
+	if (SUPP_IN & EXT4_FEATURE_INCOMPAT_DIRDATA) {
+		print_message("this libext2fs knows dirdata: "
+			      "nothing special-cased\n");
+		assert_int_equal(f.incompat | f.tolerated, 0);
+	} else {
+		print_message("this libext2fs does not know dirdata: "
+			      "gone past\n");
+		assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA);
+		assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_not_one_bit),
 		cmocka_unit_test(test_fs_bits_against_e2p),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_judge_this_libext2fs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
