@@ -9,6 +9,9 @@
 #   JRECOVER=PATH  the jrecover under test (default: this build's)
 #   SOAK_LOGS=DIR  where each failing seed's log goes (default
 #                  tests/integration/tmp/fcsoak-logs in the build directory)
+#   FCRAND_LIVE=   (set empty) do not list the tree before the shutdown;
+#                  by default it is listed, and a seed whose trees differ
+#                  says when jrecover's differing lines are that tree's
 #
 # Prints one line per failing seed, "seed S: REASON (features)", and ends
 # with the line "N passed, N failed".  A failing seed is reproduced with
@@ -41,7 +44,10 @@ while [ "$i" -lt "$N" ]; do
 	s=$((S + i))
 	i=$((i + 1))
 	log=$LOGS/seed-$s.log
-	FCRAND_SEEDS=$s JR_TESTNAME=fcsoak-$$ sh "$top_srcdir/tests/kernel/fcrand.sh" \
+	# The tree before the shutdown is listed too (FCRAND_LIVE=1 unless set
+	# empty), so that a failing seed says whose tree kept what was synced.
+	FCRAND_LIVE=${FCRAND_LIVE-1} FCRAND_SEEDS=$s JR_TESTNAME=fcsoak-$$ \
+		sh "$top_srcdir/tests/kernel/fcrand.sh" \
 		> "$log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
