@@ -24,14 +24,6 @@ static int is_mmp_error(errcode_t err)
 	       err == EXT2_ET_MMP_OPEN_DIRECT;
 }
 
-/* "node 'n1' (device 'sdb'), sequence 0x..., updated ..." */
-void print_mmp_holder(const struct recover_mmp *m)
-{
-	fprintf(stderr, "node '%s' (device '%s'), sequence 0x%08x, last "
-		"updated %s", m->nodename, m->bdevname, m->seq,
-		utc_time(m->time));
-}
-
 /*
  * "nothing was written", unless this run wrote the MMP block (its own
  * sequence while it waited, EXT4_MMP_SEQ_FSCK while it held it): then

@@ -3,9 +3,10 @@
  * jrecover -- replay an ext3/ext4 jbd2 journal offline.
  *
  * The only part of the project that prints.  This file: the options, the
- * modes (replay, -i, -l, -s) and the exit status; what is printed lives in
- * report.c (text), json.c (JSON), list.c (-l), fail.c (errors) and
- * progress.c, the words for the library's values in names.c, -z in undo.c.
+ * modes (replay, -i, -l, -s); the exit status and the shared state are
+ * cli.c's; what is printed lives in report.c (text), json.c (JSON), list.c
+ * (-l), fail.c (errors) and progress.c, the words for the library's values
+ * in names.c, -z in undo.c.
  */
 #include "config.h"
 
@@ -31,9 +32,6 @@
 #define OPT_PROGRESS		257
 #define OPT_FOREIGN		258
 #define OPT_STALE_DUMP		259
-
-const char *prog = "jrecover";
-volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
@@ -116,34 +114,6 @@ static int refuse_dump(const char *path)
 		"filesystem and give the dump with -j: %s -j %s DEVICE\n",
 		prog, path, prog, path);
 	return EXIT_USAGE;
-}
-
-/*
- * The exit status, decided here alone.  A replay's is the library's
- * outcome of it (a dry run's, the one its replay would come to); a failure
- * with no outcome, before any replay (the open, the scan, -s), is an
- * operational error, or an interruption.
- */
-int exit_status(errcode_t err, const struct recover_stats *st)
-{
-	switch (st ? st->outcome : RECOVER_OUTCOME_NONE) {
-	case RECOVER_OUTCOME_CLEAN:
-		return EXIT_CLEAN;
-	case RECOVER_OUTCOME_RECOVERED:
-		return EXIT_RECOVERED;
-	case RECOVER_OUTCOME_PROBLEMS:
-		return EXIT_PROBLEMS;
-	case RECOVER_OUTCOME_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	case RECOVER_OUTCOME_FAILED:
-		/* Blocks went out before the error: not "nothing written". */
-		return st->wrote ? EXIT_PARTIAL : EXIT_ERROR;
-	case RECOVER_OUTCOME_NONE:
-		break;
-	}
-	if (err == RECOVER_ET_INTERRUPTED)
-		return EXIT_INTERRUPTED;
-	return err ? EXIT_ERROR : EXIT_CLEAN;
 }
 
 static int run(struct cli *c)
@@ -276,17 +246,7 @@ int main(int argc, char **argv)
 	int fsck_opt = 0;	/* -y, -p or -a: the last one given */
 	int ch, status;
 
-	memset(&c, 0, sizeof(c));
-	c.opts.size = sizeof(c.opts);
-	c.mmp.size = sizeof(c.mmp);
-	c.progress_fd = -1;
-	c.save_fd = -1;
-	c.undo_out.dirfd = -1;
-	c.lock_fd[0] = c.lock_fd[1] = -1;
-	if (argv[0] && strrchr(argv[0], '/'))
-		prog = strrchr(argv[0], '/') + 1;
-	else if (argv[0] && *argv[0])
-		prog = argv[0];
+	cli_init(&c, argv[0]);
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
