@@ -7,6 +7,7 @@
  * here, never up (so each can be read knowing only what is below it):
  *
  *	jrecover.c		main and the modes
+ *	options.c		the command line
  *	fail.c			the error messages
  *	report.c, list.c	the reports, -l
  *	json.c			the JSON of both
@@ -74,11 +75,19 @@ struct cli {
 	int		lock_fd[2];	/* flock on the image and the journal */
 };
 
+/* Not an exit status: what a step returns when the run goes on. */
+#define RUN_ON			(-1)
+
 /* cli.c */
 extern const char *prog;		/* argv[0]'s last component */
 extern volatile sig_atomic_t interrupted; /* SIGINT or SIGTERM came */
 void cli_init(struct cli *c, const char *argv0);
 int exit_status(errcode_t err, const struct recover_stats *st);
+
+/* options.c */
+int parse_options(struct cli *c, int argc, char **argv);
+int is_dump(const char *path);
+int refuse_dump(const char *path);
 
 
 /* progress.c */
