@@ -24,14 +24,6 @@ static int is_mmp_error(errcode_t err)
 	       err == EXT2_ET_MMP_OPEN_DIRECT;
 }
 
-/* "node 'n1' (device 'sdb'), sequence 0x..., updated ..." */
-void print_mmp_holder(const struct recover_mmp *m)
-{
-	fprintf(stderr, "node '%s' (device '%s'), sequence 0x%08x, last "
-		"updated %s", m->nodename, m->bdevname, m->seq,
-		utc_time(m->time));
-}
-
 /*
  * "nothing was written", unless this run wrote the MMP block (its own
  * sequence while it waited, EXT4_MMP_SEQ_FSCK while it held it): then
@@ -103,19 +95,99 @@ static void mmp_explain(const struct cli *c, errcode_t err)
 }
 
 /*
- * What to tell the user to do next, for the errors that have an answer.
- * A hint promises e2fsck's result from -f only where -f gives it byte for
- * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
+ * What to tell the user to do next, for the errors whose answer depends on
+ * the error alone.  errs ends at the first 0 (no error is 0), or after
+ * ADVICE_ERRS of them.
  */
-static const char *advice(errcode_t err, const struct recover_stats *st,
-			  enum recover_about what, int opening)
+#define ADVICE_ERRS	6
+
+static const struct {
+	errcode_t	errs[ADVICE_ERRS];
+	const char	*text;
+} advice_by_code[] = {
+	{ { RECOVER_ET_MOUNTED },
+	  "unmount it first (-i and -l read a mounted filesystem)" },
+	{ { RECOVER_ET_IS_JOURNAL_DEV },
+	  "this is a journal device; give the filesystem and -j PATH" },
+	{ { RECOVER_ET_BUSY },
+	  "wait for the program using it (another fsck?) to finish" },
+	{ { RECOVER_ET_NEED_EXT_JOURNAL },
+	  "give the journal device (or a saved journal) with -j PATH" },
+	{ { RECOVER_ET_JOURNAL_FLAG_CLEAR },
+	  "nothing was written; the superblock contradicts itself: "
+	  "e2fsck -y would delete the journal, losing its log, and "
+	  "check the whole filesystem.  To replay the log first: "
+	  "jrecover -s FILE saves it, debugfs -w -R 'feature "
+	  "has_journal' sets the flag again, then run jrecover" },
+	{ { RECOVER_ET_STALE_DUMP },
+	  "nothing was written" },
+	{ { RECOVER_ET_DEVICE_SMALL },
+	  "nothing was written; the device or image is shorter than "
+	  "the filesystem (a truncated image or a wrong partition?): "
+	  "restore its full size, then run jrecover again" },
+	{ { RECOVER_ET_FC_CORRUPT, RECOVER_ET_FC_RECORD, RECOVER_ET_FC_REPLAY },
+	  "nothing was written; see jrecover -i and -l" },
+	{ { RECOVER_ET_DUMP_MISMATCH, RECOVER_ET_EXT_JOURNAL_UUID },
+	  "nothing was written; check the journal path: replaying "
+	  "another filesystem's journal writes its blocks over "
+	  "this one; if that is really meant, copy the filesystem "
+	  "first, then --foreign-journal" },
+	{ { RECOVER_ET_JDEV_MAGIC, RECOVER_ET_JDEV_FEATURE,
+	    RECOVER_ET_NOT_JOURNAL_DEV },
+	  "check that -j names this filesystem's journal device "
+	  "(dumpe2fs -h shows journal_dev on it)" },
+	{ { RECOVER_ET_JDEV_UUID },
+	  "check that -j names this filesystem's journal device: its "
+	  "UUID must be the filesystem's journal UUID (dumpe2fs -h of both)" },
+	{ { RECOVER_ET_JDEV_BLOCKSIZE },
+	  "check that -j names this filesystem's journal device: "
+	  "its block size must be the filesystem's" },
+	{ { RECOVER_ET_JDEV_CSUM },
+	  "check that -j names this filesystem's journal device; "
+	  "-f rewrites the checksum and replays, as e2fsck -y does" },
+	{ { RECOVER_ET_JDEV_USERS },
+	  "check that -j names this filesystem's journal device "
+	  "(dumpe2fs -h lists its users); -f replays it anyway, as e2fsck does" },
+	{ { RECOVER_ET_SB_NR_USERS },
+	  "the journal superblock is damaged; check that -j names "
+	  "this filesystem's journal" },
+	{ { RECOVER_ET_UNSUPP_MULTIFS },
+	  "neither e2fsck nor the kernel replays a journal shared "
+	  "by several filesystems" },
+	{ { RECOVER_ET_TAG_PAST_END },
+	  "nothing was written; the journal is corrupt" },
+	{ { RECOVER_ET_TAG_OWN_JOURNAL },
+	  "nothing was written; the journal is corrupt: its tags "
+	  "name blocks of the journal itself, which e2fsck would "
+	  "overwrite while it reads on (jrecover -l lists them); "
+	  "save the journal (jrecover -s FILE) before letting "
+	  "e2fsck replay it" },
+	{ { RECOVER_ET_JOURNAL_INODE },
+	  "nothing was written; e2fsck would delete the journal, "
+	  "losing its updates, then check the filesystem and make "
+	  "a new journal" },
+	{ { RECOVER_ET_LOG_WITHOUT_FLAG },
+	  "nothing was written; the kernel would discard this log at "
+	  "mount, e2fsck would replay it and then run a full check; "
+	  "-f replays it" },
+	{ { EXT2_ET_MMP_FAILED, EXT2_ET_MMP_FSCK_ON, EXT2_ET_MMP_UNKNOWN_SEQ,
+	    EXT2_ET_MMP_BAD_BLOCK, EXT2_ET_MMP_MAGIC_INVALID,
+	    EXT2_ET_MMP_CSUM_INVALID },
+	  "refused by multi-mount protection" },
+};
+
+/*
+ * The advice for the errors whose answer depends on more than the error:
+ * whether the open failed, which path the library says it is about, and
+ * whether the scan found it in the log.  No error here is in
+ * advice_by_code[], so the order of the two does not matter.
+ */
+static const char *advice_in_context(errcode_t err,
+				     const struct recover_stats *st,
+				     enum recover_about what, int opening)
 {
 	int in_log = st && st->error == err;
 
-	if (err == RECOVER_ET_MOUNTED)
-		return "unmount it first (-i and -l read a mounted filesystem)";
-	if (err == RECOVER_ET_IS_JOURNAL_DEV)
-		return "this is a journal device; give the filesystem and -j PATH";
 	/* What the path given as the filesystem holds is not one. */
 	if (opening && what == RECOVER_ABOUT_FS && err == EXT2_ET_BAD_MAGIC)
 		return "no ext2/3/4 filesystem and no saved journal there; check "
@@ -128,52 +200,6 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		return "it cannot be written: -n, -i, -l and -s only read; to "
 		       "replay, make it writable (blockdev --setrw DEVICE) or "
 		       "replay a copy";
-	if (err == RECOVER_ET_BUSY)
-		return "wait for the program using it (another fsck?) to finish";
-	if (err == RECOVER_ET_NEED_EXT_JOURNAL)
-		return "give the journal device (or a saved journal) with -j PATH";
-	if (err == RECOVER_ET_JOURNAL_FLAG_CLEAR)
-		return "nothing was written; the superblock contradicts itself: "
-		       "e2fsck -y would delete the journal, losing its log, and "
-		       "check the whole filesystem.  To replay the log first: "
-		       "jrecover -s FILE saves it, debugfs -w -R 'feature "
-		       "has_journal' sets the flag again, then run jrecover";
-	if (err == RECOVER_ET_STALE_DUMP)
-		return "nothing was written";
-	if (err == RECOVER_ET_DEVICE_SMALL)
-		return "nothing was written; the device or image is shorter than "
-		       "the filesystem (a truncated image or a wrong partition?): "
-		       "restore its full size, then run jrecover again";
-	if (err == RECOVER_ET_FC_CORRUPT || err == RECOVER_ET_FC_RECORD ||
-	    err == RECOVER_ET_FC_REPLAY)
-		return "nothing was written; see jrecover -i and -l";
-	if (err == RECOVER_ET_DUMP_MISMATCH || err == RECOVER_ET_EXT_JOURNAL_UUID)
-		return "nothing was written; check the journal path: replaying "
-		       "another filesystem's journal writes its blocks over "
-		       "this one; if that is really meant, copy the filesystem "
-		       "first, then --foreign-journal";
-	if (err == RECOVER_ET_JDEV_MAGIC || err == RECOVER_ET_JDEV_FEATURE ||
-	    err == RECOVER_ET_NOT_JOURNAL_DEV)
-		return "check that -j names this filesystem's journal device "
-		       "(dumpe2fs -h shows journal_dev on it)";
-	if (err == RECOVER_ET_JDEV_UUID)
-		return "check that -j names this filesystem's journal device: its "
-		       "UUID must be the filesystem's journal UUID (dumpe2fs -h of both)";
-	if (err == RECOVER_ET_JDEV_BLOCKSIZE)
-		return "check that -j names this filesystem's journal device: "
-		       "its block size must be the filesystem's";
-	if (err == RECOVER_ET_JDEV_CSUM)
-		return "check that -j names this filesystem's journal device; "
-		       "-f rewrites the checksum and replays, as e2fsck -y does";
-	if (err == RECOVER_ET_JDEV_USERS)
-		return "check that -j names this filesystem's journal device "
-		       "(dumpe2fs -h lists its users); -f replays it anyway, as e2fsck does";
-	if (err == RECOVER_ET_SB_NR_USERS)
-		return "the journal superblock is damaged; check that -j names "
-		       "this filesystem's journal";
-	if (err == RECOVER_ET_UNSUPP_MULTIFS)
-		return "neither e2fsck nor the kernel replays a journal shared "
-		       "by several filesystems";
 	if (what == RECOVER_ABOUT_JOURNAL && (err == RECOVER_ET_MAGIC_BAD ||
 					      err == RECOVER_ET_SB_TYPE))
 		return "check that -j names a journal device or a saved journal dump";
@@ -188,26 +214,27 @@ static const char *advice(errcode_t err, const struct recover_stats *st,
 		       "go on)";
 	if (err == RECOVER_ET_LOG_IO)
 		return "nothing was written; the journal superblock cannot be read";
-	if (err == RECOVER_ET_TAG_PAST_END)
-		return "nothing was written; the journal is corrupt";
-	if (err == RECOVER_ET_TAG_OWN_JOURNAL)
-		return "nothing was written; the journal is corrupt: its tags "
-		       "name blocks of the journal itself, which e2fsck would "
-		       "overwrite while it reads on (jrecover -l lists them); "
-		       "save the journal (jrecover -s FILE) before letting "
-		       "e2fsck replay it";
-	if (err == RECOVER_ET_JOURNAL_INODE)
-		return "nothing was written; e2fsck would delete the journal, "
-		       "losing its updates, then check the filesystem and make "
-		       "a new journal";
-	if (err == RECOVER_ET_LOG_WITHOUT_FLAG)
-		return "nothing was written; the kernel would discard this log at "
-		       "mount, e2fsck would replay it and then run a full check; "
-		       "-f replays it";
-	if (err == EXT2_ET_MMP_FAILED || err == EXT2_ET_MMP_FSCK_ON ||
-	    err == EXT2_ET_MMP_UNKNOWN_SEQ || err == EXT2_ET_MMP_BAD_BLOCK ||
-	    err == EXT2_ET_MMP_MAGIC_INVALID || err == EXT2_ET_MMP_CSUM_INVALID)
-		return "refused by multi-mount protection";
+	return NULL;
+}
+
+/*
+ * What to tell the user to do next, for the errors that have an answer.
+ * A hint promises e2fsck's result from -f only where -f gives it byte for
+ * byte (tests/oracle/jw-refuse.sh): a recovery failure the scan found.
+ */
+static const char *advice(errcode_t err, const struct recover_stats *st,
+			  enum recover_about what, int opening)
+{
+	const char *a = advice_in_context(err, st, what, opening);
+	size_t n = sizeof(advice_by_code) / sizeof(advice_by_code[0]);
+	size_t i, j;
+
+	if (a)
+		return a;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ADVICE_ERRS && advice_by_code[i].errs[j]; j++)
+			if (advice_by_code[i].errs[j] == err)
+				return advice_by_code[i].text;
 	return NULL;
 }
 

@@ -2,22 +2,21 @@
 /*
  * jrecover -- replay an ext3/ext4 jbd2 journal offline.
  *
- * The only part of the project that prints.  This file: the options, the
- * modes (replay, -i, -l, -s) and the exit status; what is printed lives in
- * report.c (text), json.c (JSON), list.c (-l), fail.c (errors) and
- * progress.c, the words for the library's values in names.c, -z in undo.c.
+ * The only part of the project that prints.  This file: main, the steps
+ * of a run in their order and the modes (replay, -i, -l, -s); the options
+ * are options.c's, the exit status and the shared state cli.c's; what is
+ * printed lives in report.c (text), json.c (JSON), list.c (-l), fail.c
+ * (errors) and progress.c, the words for the library's values in names.c,
+ * -z in undo.c.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <et/com_err.h>
@@ -26,140 +25,26 @@
 #include "librecover.h"
 #include "jrecover.h"
 
-/* Options without a short form. */
-#define OPT_JSON		256
-#define OPT_PROGRESS		257
-#define OPT_FOREIGN		258
-#define OPT_STALE_DUMP		259
-
-const char *prog = "jrecover";
-volatile sig_atomic_t interrupted;
-
 static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: %s [OPTIONS] DEVICE|IMAGE\n"
-"       %s -i|-l|-s FILE [OPTIONS] DUMP|-j DUMP   (a saved journal on its own)\n"
-"Replay the jbd2 journal of an ext3/ext4 filesystem, as e2fsck would.\n"
-"\n"
-"  -n, --dry-run        read and check everything, write nothing\n"
-"  -j, --journal PATH   journal from an external device or a saved dump file\n"
-"  -z, --undo FILE      save what the replay overwrites in an e2undo file\n"
-"                       (FILE new, empty or an undo file: else exit 16)\n"
-"  -i, --info           print the journal superblock and a summary, write nothing\n"
-"  -l, --list           list the log's transactions, tags and revoke records\n"
-"  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
-"                       write nothing else (FILE new, empty or a dump: else\n"
-"                       exit 16)\n"
-"  -f, --force          go on where e2fsck would: a journal device with a bad\n"
-"                       checksum or without this filesystem as its user; on a\n"
-"                       corrupt log, reset the journal as e2fsck would; replay\n"
-"                       a log on a filesystem not marked as needing recovery\n"
-"      --foreign-journal  replay a dump or journal device whose UUID is another\n"
-"                       filesystem's (its blocks overwrite this one; never\n"
-"                       implied by -f)\n"
-"  -q, --quiet          print nothing but errors (no progress either)\n"
-"  -v, --verbose        print the journal superblock and counters too\n"
-"  -y                   replay, as without it (fsck's \"yes\": jrecover never asks)\n"
-"  -p                   replay, as without it (fsck's preen)\n"
-"  -a                   replay, as without it (the same as -p)\n"
-"      --progress       show progress on stderr even when it is not a terminal\n"
-"                       (there as plain lines, every 10 s and per pass; on a\n"
-"                       terminal it is shown unless -q)\n"
-"  -C FD                write e2fsck-style progress lines (pass done total\n"
-"                       device) to file descriptor FD; -C 0 is --progress\n"
-"      --json           print the report of -i, -l, -s or the replay as JSON\n"
-"      --replay-stale-dump  replay the dump given with -j even though the\n"
-"                       filesystem changed after its log was written (this\n"
-"                       reverts what was done since: copy the filesystem first)\n"
-"  -V, --version        print the version and exit\n"
-"  -h, --help           print this help and exit\n"
-"\n"
-"Exit status: 0 nothing to replay, 1 journal replayed, 4 replayed with problems\n"
-"left, 8 operational error (nothing written), 12 error part way (blocks\n"
-"written, run again once the cause is fixed), 16 usage error, 32 interrupted;\n"
-"-n exits as the replay would (0, 1, 4 or 8).\n",
-		prog, prog);
-}
-
 /*
- * A path that is no filesystem but starts with a journal superblock is a
- * saved journal: -i, -l and -s read it on its own; a replay or -n needs
- * the filesystem to go with it.  A dump the library then refuses (a bad
- * superblock checksum, say) is still a dump: its refusal is the one to
- * report, not the filesystem's bad magic.
+ * The filesystem, or the saved journal on its own, opened into *r: RUN_ON,
+ * or the status to exit with (after the report of a journal-less
+ * filesystem or of the failure).
  */
-static int is_dump(const char *path)
+static int open_journal(struct cli *c, recover_t *r)
 {
-	recover_t r;
-	errcode_t err = recover_open_journal(path, NULL, &r);
-
-	if (!err) {
-		recover_close(r);
-		return 1;
-	}
-	/* Refused before its first block was read: nothing known. */
-	return err != RECOVER_ET_NOT_DUMP && err != RECOVER_ET_BUSY &&
-	       err - ERROR_TABLE_BASE_rcvr >= 0 &&
-	       err - ERROR_TABLE_BASE_rcvr < 256;
-}
-
-static int refuse_dump(const char *path)
-{
-	fprintf(stderr, "%s: %s is a saved journal, not a filesystem: name the "
-		"filesystem and give the dump with -j: %s -j %s DEVICE\n",
-		prog, path, prog, path);
-	return EXIT_USAGE;
-}
-
-/*
- * The exit status, decided here alone.  A replay's is the library's
- * outcome of it (a dry run's, the one its replay would come to); a failure
- * with no outcome, before any replay (the open, the scan, -s), is an
- * operational error, or an interruption.
- */
-int exit_status(errcode_t err, const struct recover_stats *st)
-{
-	switch (st ? st->outcome : RECOVER_OUTCOME_NONE) {
-	case RECOVER_OUTCOME_CLEAN:
-		return EXIT_CLEAN;
-	case RECOVER_OUTCOME_RECOVERED:
-		return EXIT_RECOVERED;
-	case RECOVER_OUTCOME_PROBLEMS:
-		return EXIT_PROBLEMS;
-	case RECOVER_OUTCOME_INTERRUPTED:
-		return EXIT_INTERRUPTED;
-	case RECOVER_OUTCOME_FAILED:
-		/* Blocks went out before the error: not "nothing written". */
-		return st->wrote ? EXIT_PARTIAL : EXIT_ERROR;
-	case RECOVER_OUTCOME_NONE:
-		break;
-	}
-	if (err == RECOVER_ET_INTERRUPTED)
-		return EXIT_INTERRUPTED;
-	return err ? EXIT_ERROR : EXIT_CLEAN;
-}
-
-static int run(struct cli *c)
-{
-	struct recover_super sb = RECOVER_INIT(struct recover_super);
-	struct recover_stats st = RECOVER_INIT(struct recover_stats);
-	recover_t r;
-	double t0 = now();
 	errcode_t err;
-	int status;
 
 	c->opts.error_about = &c->error_about;
 	if (c->dump_alone) {
-		err = recover_open_journal(c->device, &c->opts, &r);
+		err = recover_open_journal(c->device, &c->opts, r);
 	} else {
-		err = recover_open(c->device, &c->opts, &r);
+		err = recover_open(c->device, &c->opts, r);
 		if (err && c->error_about == RECOVER_ABOUT_FS &&
 		    err != RECOVER_ET_MOUNTED && err != RECOVER_ET_BUSY &&
 		    is_dump(c->device)) {
@@ -167,7 +52,7 @@ static int run(struct cli *c)
 			if (c->mode == MODE_REPLAY || c->opts.journal_path)
 				return refuse_dump(c->device);
 			c->dump_alone = 1;
-			err = recover_open_journal(c->device, &c->opts, &r);
+			err = recover_open_journal(c->device, &c->opts, r);
 		}
 	}
 	if (err == RECOVER_ET_NO_JOURNAL && c->mode != MODE_SAVE) {
@@ -183,6 +68,119 @@ static int run(struct cli *c)
 	}
 	if (err)
 		return fail(c, err, "opening", NULL);
+	return RUN_ON;
+}
+
+/*
+ * The modes, each given the open journal r and closing it before any
+ * report: closing may still write (the MMP block is released then), and
+ * the error messages say what was written.
+ */
+
+/* -s: the journal copied out. */
+static int save_journal(struct cli *c, recover_t r,
+			const struct recover_super *sb,
+			struct recover_stats *st)
+{
+	errcode_t err;
+
+	if (c->save_fd >= 0)
+		err = recover_save_fd(r, c->save_fd);
+	else
+		err = recover_save(r, c->save_path);
+	recover_get_stats(r, st);
+	recover_close(r);
+	if (err)
+		return fail(c, err, "saving the journal of", NULL);
+	report_save(c, sb, st);
+	return EXIT_CLEAN;
+}
+
+/* -l: the log walked, each of its events printed (list.c). */
+static int list_journal(struct cli *c, recover_t r, struct recover_stats *st)
+{
+	errcode_t err;
+
+	if (c->dump_alone && !c->json && !c->quiet)
+		printf("%s: a saved journal (no filesystem): tags naming blocks "
+		       "past the filesystem's end cannot be told\n", c->device);
+	err = recover_walk(r, list_event, c);
+	recover_get_stats(r, st);
+	recover_close(r);
+	if (err)
+		return fail(c, err, "scanning the journal of", st);
+	return EXIT_CLEAN;
+}
+
+/*
+ * The replay (or, with -n, its check) of a scanned journal, and its report.
+ * On a journal with nothing to replay, the library's outcome is "clean"
+ * and nothing is written.
+ */
+static int replay_journal(struct cli *c, recover_t r,
+			  const struct recover_super *sb,
+			  struct recover_stats *st, double t0)
+{
+	errcode_t err;
+	int status;
+
+	err = recover_replay(r);
+	recover_get_stats(r, st);
+	recover_close(r);
+	if (err)
+		return fail(c, err, (c->opts.flags & RECOVER_FL_DRY_RUN) ?
+			    "checking the journal of" : "replaying the journal of",
+			    st);
+	status = exit_status(0, st);
+	if (c->json)
+		report_json(c, sb, st, now() - t0, status);
+	else if (!c->quiet && st->outcome == RECOVER_OUTCOME_CLEAN)
+		printf("%s: %s: clean, nothing to replay\n", prog, c->device);
+	else if (!c->quiet)
+		report_text(c, sb, st, now() - t0);
+	if (sb->source == RECOVER_SRC_DUMP &&
+	    st->outcome != RECOVER_OUTCOME_CLEAN && !c->json)
+		stale_report(c, st, 0);
+	return status;
+}
+
+/* -i, or the replay: both scan the log first; -v prints -i's summary too. */
+static int scan_journal(struct cli *c, recover_t r,
+			const struct recover_super *sb,
+			struct recover_stats *st, double t0)
+{
+	errcode_t err = recover_scan(r);
+
+	recover_get_stats(r, st);
+	if (err) {
+		recover_close(r);
+		return fail(c, err, "scanning the journal of", st);
+	}
+	if (c->mode == MODE_INFO || (c->verbose && !c->json)) {
+		if (c->json)
+			json_info(c, sb, st);
+		else
+			print_info(c, sb, st);
+	}
+	if (c->mode == MODE_INFO) {
+		recover_close(r);
+		return EXIT_CLEAN;
+	}
+	return replay_journal(c, r, sb, st, t0);
+}
+
+/* The run itself, in the mode the options chose; its exit status. */
+static int run(struct cli *c)
+{
+	struct recover_super sb = RECOVER_INIT(struct recover_super);
+	struct recover_stats st = RECOVER_INIT(struct recover_stats);
+	recover_t r;
+	double t0 = now();
+	int status;
+
+	status = open_journal(c, &r);
+	if (status != RUN_ON)
+		return status;
 	recover_get_super(r, &sb);
 	recover_get_stats(r, &st);
 	note_garbage(c, &st, recover_needs_recovery(r));
@@ -190,282 +188,122 @@ static int run(struct cli *c)
 	if (c->opts.flags & RECOVER_FL_DRY_RUN)
 		mmp_warn(c);
 
-	if (c->mode == MODE_SAVE) {
-		if (c->save_fd >= 0)
-			err = recover_save_fd(r, c->save_fd);
-		else
-			err = recover_save(r, c->save_path);
-		recover_get_stats(r, &st);
-		recover_close(r);
-		if (err)
-			return fail(c, err, "saving the journal of", NULL);
-		report_save(c, &sb, &st);
-		return EXIT_CLEAN;
+	switch (c->mode) {
+	case MODE_SAVE:
+		return save_journal(c, r, &sb, &st);
+	case MODE_LIST:
+		return list_journal(c, r, &st);
+	case MODE_INFO:
+	case MODE_REPLAY:
+		break;
 	}
-	if (c->mode == MODE_LIST && c->dump_alone && !c->json && !c->quiet)
-		printf("%s: a saved journal (no filesystem): tags naming blocks "
-		       "past the filesystem's end cannot be told\n", c->device);
-	if (c->mode == MODE_LIST)
-		err = recover_walk(r, list_event, c);
-	else
-		err = recover_scan(r);
-	recover_get_stats(r, &st);
-	if (err) {
-		recover_close(r);
-		return fail(c, err, "scanning the journal of", &st);
+	return scan_journal(c, r, &sb, &st, t0);
+}
+
+/*
+ * -s -: the journal goes to the real stdout; everything jrecover says, the
+ * report included, to stderr.  RUN_ON, or EXIT_ERROR.
+ */
+static int save_to_stdout(struct cli *c)
+{
+	if (!c->save_path || strcmp(c->save_path, "-"))
+		return RUN_ON;
+	c->save_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (c->save_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		com_err(prog, errno, "while setting up standard output");
+		return EXIT_ERROR;
 	}
-	if (c->mode == MODE_LIST) {
-		recover_close(r);
-		return EXIT_CLEAN;
+	return RUN_ON;
+}
+
+/* What the mode lets the library do, and where it reports to c. */
+static void set_library_options(struct cli *c)
+{
+	/* Everything but the replay itself only reads; -i, -l and -s only
+	 * report what the MMP block says (-n refuses what e2fsck -n does). */
+	if (c->mode != MODE_REPLAY)
+		c->opts.flags |= RECOVER_FL_DRY_RUN | RECOVER_FL_MMP_REPORT;
+	/* -i and -l only read, as debugfs's logdump: a mounted filesystem
+	 * is read (with a warning); a replay and -s are refused there. */
+	if (c->mode == MODE_INFO || c->mode == MODE_LIST)
+		c->opts.flags |= RECOVER_FL_MOUNTED_OK;
+	c->opts.mmp = &c->mmp;
+	c->feat.size = sizeof(c->feat);
+	c->opts.features = &c->feat;
+}
+
+/*
+ * The locks taken and the undo file begun: RUN_ON, or the status to exit
+ * with, whatever was taken given back.
+ */
+static int lock_and_undo(struct cli *c)
+{
+	int status;
+
+	/* One run at a time on an image or a journal file (lock.c). */
+	status = lock_files(c);
+	if (status) {
+		outpath_free(&c->undo_out);
+		return status;
 	}
-	if (c->mode == MODE_INFO || (c->verbose && !c->json)) {
-		if (c->json)
-			json_info(c, &sb, &st);
-		else
-			print_info(c, &sb, &st);
+	if (c->undo_path && (c->opts.flags & RECOVER_FL_DRY_RUN)) {
+		if (!c->quiet)
+			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
+				"to the filesystem\n",
+				prog, c->undo_path, c->mode == MODE_INFO ? "-i" :
+				c->mode == MODE_LIST ? "-l" :
+				c->mode == MODE_SAVE ? "-s" : "-n");
+	} else if (undo_refuses_journal(c)) {
+		outpath_free(&c->undo_out);
+		unlock_files(c);
+		return EXIT_USAGE;
+	} else if (c->undo_path && setup_undo(c)) {
+		free(c->undo_tmp);
+		free(c->undo_tmpname);
+		outpath_free(&c->undo_out);
+		unlock_files(c);
+		return EXIT_ERROR;
 	}
-	if (c->mode == MODE_INFO) {
-		recover_close(r);
-		return EXIT_CLEAN;
-	}
-	/* On a journal with nothing to replay, the library's outcome is
-	 * "clean" and nothing is written. */
-	err = recover_replay(r);
-	recover_get_stats(r, &st);
-	recover_close(r);
-	if (err)
-		return fail(c, err, (c->opts.flags & RECOVER_FL_DRY_RUN) ?
-			    "checking the journal of" : "replaying the journal of",
-			    &st);
-	status = exit_status(0, &st);
-	if (c->json)
-		report_json(c, &sb, &st, now() - t0, status);
-	else if (!c->quiet && st.outcome == RECOVER_OUTCOME_CLEAN)
-		printf("%s: %s: clean, nothing to replay\n", prog, c->device);
-	else if (!c->quiet)
-		report_text(c, &sb, &st, now() - t0);
-	if (sb.source == RECOVER_SRC_DUMP && st.outcome != RECOVER_OUTCOME_CLEAN &&
-	    !c->json)
-		stale_report(c, &st, 0);
-	return status;
+	return RUN_ON;
+}
+
+/* How progress is shown on stderr (jrecover(8), --progress). */
+static void set_progress(struct cli *c)
+{
+	if (c->quiet)
+		c->progress = PROGRESS_NONE;
+	else if (isatty(STDERR_FILENO) &&
+		 (c->progress_asked || c->mode != MODE_LIST || stdout_to_file()))
+		c->progress = PROGRESS_REDRAW;
+	else if (c->progress_asked)
+		c->progress = PROGRESS_LINES;
+	c->opts.progress = show_progress;
+	c->opts.progress_data = c;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "journal", required_argument, NULL, 'j' },
-		{ "undo", required_argument, NULL, 'z' },
-		{ "info", no_argument, NULL, 'i' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "save", required_argument, NULL, 's' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "foreign-journal", no_argument, NULL, OPT_FOREIGN },
-		{ "replay-stale-dump", no_argument, NULL, OPT_STALE_DUMP },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cli c;
-	const char *progress_fd = NULL;
-	int modes = 0;
-	int fsck_opt = 0;	/* -y, -p or -a: the last one given */
-	int ch, status;
+	int status;
 
-	memset(&c, 0, sizeof(c));
-	c.opts.size = sizeof(c.opts);
-	c.mmp.size = sizeof(c.mmp);
-	c.progress_fd = -1;
-	c.save_fd = -1;
-	c.undo_out.dirfd = -1;
-	c.lock_fd[0] = c.lock_fd[1] = -1;
-	if (argv[0] && strrchr(argv[0], '/'))
-		prog = strrchr(argv[0], '/') + 1;
-	else if (argv[0] && *argv[0])
-		prog = argv[0];
+	cli_init(&c, argv[0]);
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 
-	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvypaC:Vh", longopts,
-				 NULL)) != -1) {
-		switch (ch) {
-		case 'n':
-			c.opts.flags |= RECOVER_FL_DRY_RUN;
-			break;
-		case 'j':
-			c.opts.journal_path = optarg;
-			break;
-		case 'z':
-			c.undo_path = optarg;
-			break;
-		case 'i':
-			c.mode = MODE_INFO;
-			modes++;
-			break;
-		case 'l':
-			c.mode = MODE_LIST;
-			modes++;
-			break;
-		case 's':
-			c.mode = MODE_SAVE;
-			c.save_path = optarg;
-			modes++;
-			break;
-		case 'f':
-			c.opts.flags |= RECOVER_FL_FORCE;
-			break;
-		case 'q':
-			c.quiet = 1;
-			break;
-		case 'v':
-			c.verbose = 1;
-			break;
-		case 'y':
-		case 'p':
-		case 'a':
-			fsck_opt = ch;
-			break;
-		case OPT_PROGRESS:
-			c.progress_asked = 1;
-			break;
-		case 'C':
-			progress_fd = optarg;
-			break;
-		case OPT_JSON:
-			c.json = 1;
-			break;
-		case OPT_FOREIGN:
-			c.opts.flags |= RECOVER_FL_FOREIGN_JOURNAL;
-			break;
-		case OPT_STALE_DUMP:
-			c.opts.flags |= RECOVER_FL_STALE_DUMP;
-			break;
-		case 'V':
-			printf("%s %s (librecover %s, crc32c from %s)\n", prog,
-			       PACKAGE_VERSION, recover_version(), CRC32C_IMPL);
-			return EXIT_CLEAN;
-		case 'h':
-			usage(stdout);
-			return EXIT_CLEAN;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (progress_fd) {
-		char *end;
-		long fd;
-
-		errno = 0;
-		fd = strtol(progress_fd, &end, 10);
-		if (errno || end == progress_fd || *end || fd < 0 || fd > INT_MAX) {
-			fprintf(stderr, "%s: -C %s: not a file descriptor\n", prog,
-				progress_fd);
-			return EXIT_USAGE;
-		}
-		/* -C 0, as for e2fsck: the progress display itself. */
-		if (fd == 0)
-			c.progress_asked = 1;
-		else if (fcntl((int)fd, F_GETFD) < 0) {
-			fprintf(stderr, "%s: -C %s: not an open file descriptor\n",
-				prog, progress_fd);
-			return EXIT_USAGE;
-		} else
-			c.progress_fd = (int)fd;
-	}
-	/* -i, -l or -s with -j DUMP alone: the dump on its own. */
-	if (optind == argc && c.opts.journal_path &&
-	    c.mode == MODE_REPLAY && is_dump(c.opts.journal_path)) {
-		return refuse_dump(c.opts.journal_path);
-	} else if (optind == argc && c.opts.journal_path &&
-		   c.mode != MODE_REPLAY) {
-		c.device = c.opts.journal_path;
-		c.opts.journal_path = NULL;
-		c.dump_alone = 1;
-	} else if (optind != argc - 1) {
-		fprintf(stderr, "%s: expected one DEVICE or IMAGE\n", prog);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (modes > 1) {
-		fprintf(stderr, "%s: -i, -l and -s exclude each other\n", prog);
-		return EXIT_USAGE;
-	}
-	/* What fsck passes its checkers: here they mean the replay itself. */
-	if (fsck_opt && (c.mode != MODE_REPLAY ||
-			 (c.opts.flags & RECOVER_FL_DRY_RUN))) {
-		fprintf(stderr, "%s: -%c means replay: it excludes -n, -i, -l "
-			"and -s\n", prog, fsck_opt);
-		return EXIT_USAGE;
-	}
-	if (!c.dump_alone)
-		c.device = argv[optind];
-	if (c.save_path && !strcmp(c.save_path, "-") &&
-	    isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "%s: -s -: standard output is a terminal\n",
-			prog);
-		return EXIT_USAGE;
-	}
+	status = parse_options(&c, argc, argv);
+	if (status != RUN_ON)
+		return status;
 	status = check_outputs(&c);
 	if (status)
 		return status;
-	if (c.save_path && !strcmp(c.save_path, "-")) {
-		/* The journal goes to the real stdout; everything jrecover
-		 * says, the report included, to stderr. */
-		c.save_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (c.save_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			com_err(prog, errno, "while setting up standard output");
-			return EXIT_ERROR;
-		}
-	}
-	/* Everything but the replay itself only reads; -i, -l and -s only
-	 * report what the MMP block says (-n refuses what e2fsck -n does). */
-	if (c.mode != MODE_REPLAY)
-		c.opts.flags |= RECOVER_FL_DRY_RUN | RECOVER_FL_MMP_REPORT;
-	/* -i and -l only read, as debugfs's logdump: a mounted filesystem
-	 * is read (with a warning); a replay and -s are refused there. */
-	if (c.mode == MODE_INFO || c.mode == MODE_LIST)
-		c.opts.flags |= RECOVER_FL_MOUNTED_OK;
-	c.opts.mmp = &c.mmp;
-	c.feat.size = sizeof(c.feat);
-	c.opts.features = &c.feat;
-	/* One run at a time on an image or a journal file (lock.c). */
-	status = lock_files(&c);
-	if (status) {
-		outpath_free(&c.undo_out);
+	status = save_to_stdout(&c);
+	if (status != RUN_ON)
 		return status;
-	}
-	if (c.undo_path && (c.opts.flags & RECOVER_FL_DRY_RUN)) {
-		if (!c.quiet)
-			fprintf(stderr, "%s: -z %s not used: %s writes nothing "
-				"to the filesystem\n",
-				prog, c.undo_path, c.mode == MODE_INFO ? "-i" :
-				c.mode == MODE_LIST ? "-l" :
-				c.mode == MODE_SAVE ? "-s" : "-n");
-	} else if (undo_refuses_journal(&c)) {
-		outpath_free(&c.undo_out);
-		unlock_files(&c);
-		return EXIT_USAGE;
-	} else if (c.undo_path && setup_undo(&c)) {
-		free(c.undo_tmp);
-		free(c.undo_tmpname);
-		outpath_free(&c.undo_out);
-		unlock_files(&c);
-		return EXIT_ERROR;
-	}
-	if (c.quiet)
-		c.progress = PROGRESS_NONE;
-	else if (isatty(STDERR_FILENO) &&
-		 (c.progress_asked || c.mode != MODE_LIST || stdout_to_file()))
-		c.progress = PROGRESS_REDRAW;
-	else if (c.progress_asked)
-		c.progress = PROGRESS_LINES;
-	c.opts.progress = show_progress;
-	c.opts.progress_data = &c;
+	set_library_options(&c);
+	status = lock_and_undo(&c);
+	if (status != RUN_ON)
+		return status;
+	set_progress(&c);
 	/* Noticed at the library's next progress call: a safe point in a
 	 * replay; with -s, after a 4 MiB piece, and FILE is removed.  A hang-up
 	 * (the terminal or ssh session gone) is a request to stop as well. */

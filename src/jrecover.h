@@ -2,6 +2,19 @@
 /*
  * jrecover.h -- what the files of jrecover share: the run's state (struct
  * cli), the exit codes and the functions one file calls in another.
+ *
+ * The calls between the files go one way, from a file to files below it
+ * here, never up (so each can be read knowing only what is below it):
+ *
+ *	jrecover.c		main and the modes
+ *	options.c		the command line
+ *	fail.c			the error messages
+ *	report.c, list.c	the reports, -l
+ *	json.c			the JSON of both
+ *	undo.c, paths.c, lock.c	-z, the paths of -s and -z, the locks
+ *	progress.c, names.c	the progress, the words for the library's values
+ *	outpath.c		lib/outpath.c built in: the judgement of a path
+ *	cli.c			the shared state and the exit status
  */
 #ifndef JRECOVER_H
 #define JRECOVER_H
@@ -62,11 +75,20 @@ struct cli {
 	int		lock_fd[2];	/* flock on the image and the journal */
 };
 
+/* Not an exit status: what a step returns when the run goes on. */
+#define RUN_ON			(-1)
+
+/* cli.c */
 extern const char *prog;		/* argv[0]'s last component */
 extern volatile sig_atomic_t interrupted; /* SIGINT or SIGTERM came */
-
-/* jrecover.c */
+void cli_init(struct cli *c, const char *argv0);
 int exit_status(errcode_t err, const struct recover_stats *st);
+
+/* options.c */
+int parse_options(struct cli *c, int argc, char **argv);
+int is_dump(const char *path);
+int refuse_dump(const char *path);
+
 
 /* progress.c */
 double now(void);
@@ -108,11 +130,11 @@ void report_json(const struct cli *c, const struct recover_super *sb,
 int list_event(void *data, const struct recover_event *ev);
 
 /* fail.c */
-void print_mmp_holder(const struct recover_mmp *m);
 int fail(struct cli *c, errcode_t err, const char *what,
 	 const struct recover_stats *st);
 
 /* report.c */
+void print_mmp_holder(const struct recover_mmp *m);
 void mmp_warn(const struct cli *c);
 void print_info(const struct cli *c, const struct recover_super *sb,
 		const struct recover_stats *st);

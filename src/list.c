@@ -219,61 +219,74 @@ static void print_fate(const struct recover_event *ev)
 	}
 }
 
-int list_event(void *data, const struct recover_event *ev)
+/*
+ * An event's JSON object, but for the kinds list_fast() and list_fc_tag()
+ * print.
+ */
+static void json_event(const struct recover_event *ev)
 {
 	static const char *types[] = { "", "descriptor", "tag", "revoke_block",
 				       "revoke", "commit", "end", "fc_block",
 				       "fc_tag", "fc_end", "fate" };
-	struct cli *c = data;
 
-	if (interrupted)
-		return 1;
-	progress_erase(c);
-	if (list_fast(c, ev))
-		return 0;
-	if (ev->type == RECOVER_EV_FC_TAG) {
-		list_fc_tag(c, ev);
-		return 0;
+	printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
+	       ev->tid, ev->jblock);
+	switch (ev->type) {
+	case RECOVER_EV_DESCRIPTOR:
+		printf(",\"tags\":%llu", ev->count);
+		break;
+	case RECOVER_EV_TAG:
+		printf(",\"fs_block\":%llu,\"flags\":%u", ev->fsblock,
+		       ev->flags);
+		break;
+	case RECOVER_EV_REVOKE_BLOCK:
+		printf(",\"records\":%llu", ev->count);
+		break;
+	case RECOVER_EV_REVOKE:
+		printf(",\"fs_block\":%llu", ev->fsblock);
+		break;
+	case RECOVER_EV_COMMIT:
+		printf(",\"commit_sec\":%llu,\"commit_nsec\":%u,\"replayed\":%s",
+		       ev->commit_sec, ev->commit_nsec,
+		       ev->replayed ? "true" : "false");
+		break;
+	case RECOVER_EV_END:
+		printf(",\"end\":\"%s\"", end_name(ev->end));
+		break;
+	case RECOVER_EV_FATE:
+		json_fate(ev);
+		break;
+	case RECOVER_EV_FC_END:
+		printf(",\"end\":\"%s\",\"valid_tags\":%llu",
+		       fc_end_name(ev->fc_end), ev->count);
+		break;
+	case RECOVER_EV_FC_BLOCK:
+	case RECOVER_EV_FC_TAG:
+		break;
 	}
-	if (c->json) {
-		printf("{\"type\":\"%s\",\"tid\":%u,\"block\":%llu", types[ev->type],
-		       ev->tid, ev->jblock);
-		switch (ev->type) {
-		case RECOVER_EV_DESCRIPTOR:
-			printf(",\"tags\":%llu", ev->count);
-			break;
-		case RECOVER_EV_TAG:
-			printf(",\"fs_block\":%llu,\"flags\":%u", ev->fsblock,
-			       ev->flags);
-			break;
-		case RECOVER_EV_REVOKE_BLOCK:
-			printf(",\"records\":%llu", ev->count);
-			break;
-		case RECOVER_EV_REVOKE:
-			printf(",\"fs_block\":%llu", ev->fsblock);
-			break;
-		case RECOVER_EV_COMMIT:
-			printf(",\"commit_sec\":%llu,\"commit_nsec\":%u,\"replayed\":%s",
-			       ev->commit_sec, ev->commit_nsec,
-			       ev->replayed ? "true" : "false");
-			break;
-		case RECOVER_EV_END:
-			printf(",\"end\":\"%s\"", end_name(ev->end));
-			break;
-		case RECOVER_EV_FATE:
-			json_fate(ev);
-			break;
-		case RECOVER_EV_FC_END:
-			printf(",\"end\":\"%s\",\"valid_tags\":%llu",
-			       fc_end_name(ev->fc_end), ev->count);
-			break;
-		case RECOVER_EV_FC_BLOCK:
-		case RECOVER_EV_FC_TAG:
-			break;
-		}
-		printf("}\n");
-		return 0;
-	}
+	printf("}\n");
+}
+
+/* A commit block's line, its time in UTC ("?" where gmtime has none). */
+static void print_commit(const struct recover_event *ev)
+{
+	time_t t = (time_t)ev->commit_sec;
+	struct tm tm;
+	char when[64] = "?";
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("Transaction %u: commit block at journal block %llu, %s (%llu.%09u)%s\n",
+	       ev->tid, ev->jblock, when, ev->commit_sec, ev->commit_nsec,
+	       ev->replayed ? "" : ", not replayed");
+}
+
+/*
+ * An event's text line, but for the kinds list_fast() and list_fc_tag()
+ * print; the replay plan's first line gets its header.
+ */
+static void print_event(struct cli *c, const struct recover_event *ev)
+{
 	switch (ev->type) {
 	case RECOVER_EV_DESCRIPTOR:
 		printf("Transaction %u: descriptor block at journal block %llu, %llu tag%s\n",
@@ -290,18 +303,9 @@ int list_event(void *data, const struct recover_event *ev)
 	case RECOVER_EV_REVOKE:
 		printf("  Revoke FS block %llu\n", ev->fsblock);
 		break;
-	case RECOVER_EV_COMMIT: {
-		time_t t = (time_t)ev->commit_sec;
-		struct tm tm;
-		char when[64] = "?";
-
-		if (gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-		printf("Transaction %u: commit block at journal block %llu, %s (%llu.%09u)%s\n",
-		       ev->tid, ev->jblock, when, ev->commit_sec, ev->commit_nsec,
-		       ev->replayed ? "" : ", not replayed");
+	case RECOVER_EV_COMMIT:
+		print_commit(ev);
 		break;
-	}
 	case RECOVER_EV_END:
 		printf("Log ends at journal block %llu, expecting transaction %u: %s\n",
 		       ev->jblock, ev->tid, end_reason(ev->end));
@@ -325,5 +329,26 @@ int list_event(void *data, const struct recover_event *ev)
 	case RECOVER_EV_FC_TAG:
 		break;
 	}
+}
+
+/*
+ * recover_walk()'s callback for -l: one event printed, the kinds that come
+ * by the million first and by hand (list_fast()).  Non-zero stops the walk.
+ */
+int list_event(void *data, const struct recover_event *ev)
+{
+	struct cli *c = data;
+
+	if (interrupted)
+		return 1;
+	progress_erase(c);
+	if (list_fast(c, ev))
+		return 0;
+	if (ev->type == RECOVER_EV_FC_TAG)
+		list_fc_tag(c, ev);
+	else if (c->json)
+		json_event(ev);
+	else
+		print_event(c, ev);
 	return 0;
 }

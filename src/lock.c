@@ -121,11 +121,12 @@ int lock_files(struct cli *c)
 	struct stat a, b;
 	int status = lock_one(c, c->device, &c->lock_fd[0]);
 
-	/* The same file twice is refused later, not by our own lock. */
+	/* The same file twice is refused later, not by our own lock.  (The
+	 * one same-file test of lib/outpath.c: a, locked, is a regular file,
+	 * so it compares the inodes.) */
 	if (!status && c->opts.journal_path &&
 	    !(c->lock_fd[0] >= 0 && !fstat(c->lock_fd[0], &a) &&
-	      !stat(c->opts.journal_path, &b) && a.st_dev == b.st_dev &&
-	      a.st_ino == b.st_ino))
+	      !stat(c->opts.journal_path, &b) && outpath_same(&a, &b)))
 		status = lock_one(c, c->opts.journal_path, &c->lock_fd[1]);
 	return status;
 }

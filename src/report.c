@@ -10,6 +10,17 @@
 #include "librecover.h"
 #include "jrecover.h"
 
+/*
+ * Who holds the filesystem, as its MMP block says (mmp_warn() here, an MMP
+ * refusal in fail.c): "node 'n1' (device 'sdb'), sequence 0x..., updated ..."
+ */
+void print_mmp_holder(const struct recover_mmp *m)
+{
+	fprintf(stderr, "node '%s' (device '%s'), sequence 0x%08x, last "
+		"updated %s", m->nodename, m->bdevname, m->seq,
+		utc_time(m->time));
+}
+
 /* A read-only look at a filesystem the MMP block says is not clean. */
 void mmp_warn(const struct cli *c)
 {
