@@ -80,7 +80,7 @@ struct cli {
 
 /* cli.c */
 extern const char *prog;		/* argv[0]'s last component */
-extern volatile sig_atomic_t interrupted; /* SIGINT or SIGTERM came */
+extern volatile sig_atomic_t interrupted; /* SIGINT, SIGTERM or SIGHUP came */
 void cli_init(struct cli *c, const char *argv0);
 int exit_status(errcode_t err, const struct recover_stats *st);
 
