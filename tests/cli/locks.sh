@@ -49,6 +49,19 @@ held() {
 	done
 }
 
+# released FILE: wait (at most 20 s) until /proc/locks lists no lock on
+# FILE (a killed holder's lock goes when its last process has exited, which
+# on a loaded machine can come after the shell has reaped its own child).
+released() {
+	_ino=$(stat -c %i "$1")
+	_n=0
+	while grep -q ":$_ino " /proc/locks; do
+		_n=$((_n + 1))
+		[ "$_n" -gt 200 ] && die "the lock on $1 was not released"
+		sleep 0.1
+	done
+}
+
 # refused PID WHAT ARGS...: jrecover ARGS exits 8 naming PID, and no file
 # here changed.
 refused() {
@@ -109,6 +122,7 @@ refused "$fpid" "-i beside flock -x" -i img.img
 kids=$(awk -v p="$fpid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 kill $kids "$fpid" 2> /dev/null
 wait "$fpid" 2> /dev/null
+released img.img
 
 NCASES=$((NCASES + 1))
 jrecover img.img
