@@ -85,7 +85,7 @@ static errcode_t check_jdev_super(struct recover_struct *r)
 		return RECOVER_ET_JDEV_UUID;
 	if ((get_le32(jd + ES_FEATURE_RO_COMPAT) &
 	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    get_le32(jd + ES_CHECKSUM) != ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM)) {
+	    get_le32(jd + ES_CHECKSUM) != recover_crc32c(~0U, jd, ES_CHECKSUM)) {
 		if (!(r->opts.flags & RECOVER_FL_FORCE))
 			return RECOVER_ET_JDEV_CSUM;
 		r->fix_jdev_csum = 1;
@@ -252,7 +252,7 @@ static errcode_t fix_jdev_csum(struct recover_struct *r)
 	err = io_channel_read_blk64(r->src.io, blk, 1, buf);
 	if (!err) {
 		jd = buf + SUPERBLOCK_OFFSET % bs;
-		put_le32(jd + ES_CHECKSUM, ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM));
+		put_le32(jd + ES_CHECKSUM, recover_crc32c(~0U, jd, ES_CHECKSUM));
 		err = io_channel_write_blk64(r->src.io, blk, 1, buf);
 	}
 	if (!err)
