@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 #include "fc_fs.h"
 
 void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,

@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 static void note_peak(struct revoke *rv)
 {
