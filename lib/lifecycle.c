@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "librecoverP.h"
+#include "ext4_fs.h"
 
 static int uuid_null(const unsigned char *u)
 {
@@ -79,19 +80,15 @@ static errcode_t open_own_journal(struct recover_struct *r)
 static errcode_t check_jdev_super(struct recover_struct *r)
 {
 	const unsigned char *jd = r->src.ext2_sb;
-	uint32_t log_bs = get_le32(jd + ES_LOG_BLOCK_SIZE);
 
 	if (memcmp(jd + ES_UUID, r->fs->super->s_journal_uuid, 16))
 		return RECOVER_ET_JDEV_UUID;
-	if ((get_le32(jd + ES_FEATURE_RO_COMPAT) &
-	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    get_le32(jd + ES_CHECKSUM) != recover_crc32c(~0U, jd, ES_CHECKSUM)) {
+	if (!ext4_super_csum_ok(jd)) {
 		if (!(r->opts.flags & RECOVER_FL_FORCE))
 			return RECOVER_ET_JDEV_CSUM;
 		r->fix_jdev_csum = 1;
 	}
-	if (log_bs > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE ||
-	    ((unsigned int)EXT2_MIN_BLOCK_SIZE << log_bs) != r->fs->blocksize)
+	if (ext4_super_block_size(jd) != r->fs->blocksize)
 		return RECOVER_ET_JDEV_BLOCKSIZE;
 	return 0;
 }
@@ -252,7 +249,7 @@ static errcode_t fix_jdev_csum(struct recover_struct *r)
 	err = io_channel_read_blk64(r->src.io, blk, 1, buf);
 	if (!err) {
 		jd = buf + SUPERBLOCK_OFFSET % bs;
-		put_le32(jd + ES_CHECKSUM, recover_crc32c(~0U, jd, ES_CHECKSUM));
+		ext4_super_set_csum(jd);
 		err = io_channel_write_blk64(r->src.io, blk, 1, buf);
 	}
 	if (!err)
@@ -465,10 +462,14 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 	io_channel io = r->fs->io;
 	unsigned int bs = r->fs->blocksize;
 	blk64_t blk = SUPERBLOCK_OFFSET / bs;
-	unsigned char *buf, *es;
-	uint16_t state;
-	uint32_t incompat;
-	time_t now = time(NULL);
+	struct ext4_super_update u = {
+		.recovered = has_log(r),
+		.failed = failed,
+		.fs_error = fs_error,
+		.wtime = time(NULL),
+		.kbytes_written = r->st.written_bytes >> 10,
+	};
+	unsigned char *buf;
 	errcode_t err;
 
 	buf = malloc(bs);
@@ -477,25 +478,7 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 	err = io_channel_read_blk64(io, blk, 1, buf);
 	if (err)
 		goto out;
-	es = buf + SUPERBLOCK_OFFSET % bs;
-	incompat = get_le32(es + ES_FEATURE_INCOMPAT);
-	if (has_log(r))
-		put_le32(es + ES_FEATURE_INCOMPAT,
-			 incompat & ~EXT3_FEATURE_INCOMPAT_RECOVER);
-	state = get_le16(es + ES_STATE);
-	if (failed)
-		state &= ~EXT2_VALID_FS;
-	if (fs_error)
-		state |= EXT2_ERROR_FS;
-	put_le16(es + ES_STATE, state);
-	put_le32(es + ES_WTIME, (uint32_t)now);
-	es[ES_WTIME_HI] = (unsigned char)((uint64_t)now >> 32);
-	put_le64(es + ES_KBYTES_WRITTEN, get_le64(es + ES_KBYTES_WRITTEN) +
-		 (r->st.written_bytes >> 10));
-	if (get_le32(es + ES_FEATURE_RO_COMPAT) &
-	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		put_le32(es + ES_CHECKSUM,
-			 recover_crc32c(~0U, es, ES_CHECKSUM));
+	ext4_super_update(buf + SUPERBLOCK_OFFSET % bs, &u);
 	err = io_channel_write_blk64(io, blk, 1, buf);
 out:
 	free(buf);
@@ -516,7 +499,7 @@ static errcode_t layout_after(struct recover_struct *r,
 			      struct ext2_super_block *sb, int *ok)
 {
 	unsigned int bs = r->fs->blocksize;
-	unsigned char *buf, *es;
+	unsigned char *buf;
 	unsigned long long blocks, groups;
 	errcode_t err;
 
@@ -530,23 +513,8 @@ static errcode_t layout_after(struct recover_struct *r,
 	err = io_channel_read_blk64(r->fs->io, SUPERBLOCK_OFFSET / bs, 1, buf);
 	if (err)
 		goto out;
-	es = buf + SUPERBLOCK_OFFSET % bs;
-	if (get_le16(es + ES_MAGIC) != EXT2_SUPER_MAGIC ||
-	    get_le32(es + ES_LOG_BLOCK_SIZE) != r->fs->super->s_log_block_size)
+	if (!ext4_super_decode_layout(buf + SUPERBLOCK_OFFSET % bs, sb))
 		goto out;
-	sb->s_inodes_count = get_le32(es + ES_INODES_COUNT);
-	sb->s_blocks_count = get_le32(es + ES_BLOCKS_COUNT);
-	sb->s_first_data_block = get_le32(es + ES_FIRST_DATA_BLOCK);
-	sb->s_blocks_per_group = get_le32(es + ES_BLOCKS_PER_GROUP);
-	sb->s_inodes_per_group = get_le32(es + ES_INODES_PER_GROUP);
-	sb->s_feature_compat = get_le32(es + ES_FEATURE_COMPAT);
-	sb->s_feature_incompat = get_le32(es + ES_FEATURE_INCOMPAT);
-	sb->s_feature_ro_compat = get_le32(es + ES_FEATURE_RO_COMPAT);
-	sb->s_desc_size = get_le16(es + ES_DESC_SIZE);
-	sb->s_first_meta_bg = get_le32(es + ES_FIRST_META_BG);
-	sb->s_blocks_count_hi = get_le32(es + ES_BLOCKS_COUNT_HI);
-	sb->s_backup_bgs[0] = get_le32(es + ES_BACKUP_BGS);
-	sb->s_backup_bgs[1] = get_le32(es + ES_BACKUP_BGS + 4);
 	/* What ext2fs_open2() would refuse, e2fsck's reopen with it. */
 	blocks = ext2fs_blocks_count(sb);
 	if (!sb->s_blocks_per_group ||
