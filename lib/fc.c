@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 #include "fc_fs.h"
 
 void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
@@ -80,8 +81,8 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 			return 0;
 		}
 		if (t.tag == FC_TAG_TAIL) {
-			s->crc = ext2fs_crc32c_le(s->crc, blk + pos,
-						  FC_TL_SIZE + FC_TAIL_CRC);
+			s->crc = recover_crc32c(s->crc, blk + pos,
+						FC_TL_SIZE + FC_TAIL_CRC);
 			if (t.tid != s->expected_tid || t.crc != s->crc)
 				return stop(s, RECOVER_FC_END_TAIL);
 			s->valid = s->tags;
@@ -89,8 +90,8 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 			s->commits++;
 			s->crc = 0;
 		} else {
-			s->crc = ext2fs_crc32c_le(s->crc, blk + pos,
-						  FC_TL_SIZE + t.len);
+			s->crc = recover_crc32c(s->crc, blk + pos,
+						FC_TL_SIZE + t.len);
 		}
 		pos += FC_TL_SIZE + t.len;
 	}

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 #ifndef EFSBADCRC
 #define EFSBADCRC	EBADMSG		/* as the kernel and e2fsprogs spell it */

@@ -10,23 +10,6 @@
 
 #include "librecoverP.h"
 
-/* jbd2_fs.h's ext4 superblock offsets, against libext2fs's own struct. */
-#define ES_FIELD(off, field) \
-	static_assert((off) == offsetof(struct ext2_super_block, field), #field)
-ES_FIELD(ES_BLOCKS_COUNT, s_blocks_count);
-ES_FIELD(ES_LOG_BLOCK_SIZE, s_log_block_size);
-ES_FIELD(ES_WTIME, s_wtime);
-ES_FIELD(ES_MAGIC, s_magic);
-ES_FIELD(ES_STATE, s_state);
-ES_FIELD(ES_FEATURE_INCOMPAT, s_feature_incompat);
-ES_FIELD(ES_FEATURE_RO_COMPAT, s_feature_ro_compat);
-ES_FIELD(ES_UUID, s_uuid);
-ES_FIELD(ES_BLOCKS_COUNT_HI, s_blocks_count_hi);
-ES_FIELD(ES_KBYTES_WRITTEN, s_kbytes_written);
-ES_FIELD(ES_WTIME_HI, s_wtime_hi);
-ES_FIELD(ES_CHECKSUM, s_checksum);
-static_assert(ES_SIZE == sizeof(struct ext2_super_block), "ext4 superblock");
-
 /* crc32c over a buffer with the 4 bytes at skip counted as zero. */
 static uint32_t crc32c_skip(uint32_t crc, const unsigned char *buf,
 			    size_t len, size_t skip)

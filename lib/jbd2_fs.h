@@ -7,8 +7,9 @@
  * nothing but a block's bytes (the ones that need the decoded journal
  * superblock are in jbd2.c).  Every multi-byte field of the journal is
  * big-endian; fields are decoded one by one from the byte buffer, never by
- * overlaying a struct.  The few ext4 superblock fields librecover touches
- * itself are here too (fc_fs.h has the fast-commit area).
+ * overlaying a struct.  ext4's own structures are little-endian: their
+ * byte-order helpers are here too, the superblock fields librecover touches
+ * itself in ext4_fs.h, the fast-commit area in fc_fs.h.
  */
 #ifndef JBD2_FS_H
 #define JBD2_FS_H
@@ -110,33 +111,6 @@
 #define JBD2_CRC32_CHKSUM		1	/* COMPAT_CHECKSUM commit */
 #define JBD2_CRC32_CHKSUM_SIZE		4
 
-/*
- * Fields of the ext4 superblock (little-endian, at byte 1024 of the
- * filesystem or of an external journal device) that librecover reads or
- * writes itself rather than through libext2fs.
- */
-#define ES_INODES_COUNT			0x000
-#define ES_BLOCKS_COUNT			0x004	/* s_blocks_count_lo */
-#define ES_FIRST_DATA_BLOCK		0x014
-#define ES_LOG_BLOCK_SIZE		0x018
-#define ES_BLOCKS_PER_GROUP		0x020
-#define ES_INODES_PER_GROUP		0x028
-#define ES_WTIME			0x030
-#define ES_MAGIC			0x038	/* le16 */
-#define ES_STATE			0x03A	/* le16 */
-#define ES_FEATURE_COMPAT		0x05C
-#define ES_FEATURE_INCOMPAT		0x060
-#define ES_FEATURE_RO_COMPAT		0x064
-#define ES_UUID				0x068	/* 16 bytes */
-#define ES_DESC_SIZE			0x0FE	/* le16 */
-#define ES_FIRST_META_BG		0x104
-#define ES_BLOCKS_COUNT_HI		0x150	/* with the 64bit feature */
-#define ES_KBYTES_WRITTEN		0x178	/* le64 */
-#define ES_BACKUP_BGS			0x24C	/* two le32: sparse_super2 */
-#define ES_WTIME_HI			0x274	/* one byte */
-#define ES_CHECKSUM			0x3FC	/* crc32c of the bytes before */
-#define ES_SIZE				1024
-
 /* ---- layout checks ---- */
 static_assert(JBD2_HDR_SEQUENCE + 4 == JBD2_HDR_SIZE,
 	      "the block header is magic, type and sequence");
@@ -162,7 +136,6 @@ static_assert(COMMIT_CHKSUM_SIZE + 1 + 2 == COMMIT_CHKSUM,
 static_assert(COMMIT_CHKSUM + JBD2_CHECKSUM_BYTES == COMMIT_SEC,
 	      "the commit time follows h_chksum[]");
 static_assert(COMMIT_NSEC + 4 == COMMIT_SIZE, "h_commit_nsec is the last field");
-static_assert(ES_CHECKSUM + 4 == ES_SIZE, "s_checksum ends the superblock");
 
 static inline uint16_t get_be16(const unsigned char *p)
 {
@@ -220,7 +193,7 @@ static inline void put_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-/* The ext4 superblock is little-endian; librecover touches a few fields. */
+/* ext4's structures (ext4_fs.h, fc_fs.h) are little-endian. */
 static inline uint16_t get_le16(const unsigned char *p)
 {
 	return (uint16_t)(p[0] | (p[1] << 8));

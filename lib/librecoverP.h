@@ -11,6 +11,7 @@
 #include "jbd2_fs.h"
 #include "rtable.h"
 #include "crc32c.h"
+#include "array.h"
 
 /* ---- journal superblock and block decoding (jbd2.c) ---------------------- */
 
@@ -401,7 +402,6 @@ static inline int recovery_revoked(const struct recover_struct *r,
 	return revoke_cancels(&r->revoke, t->fsblk, t->tid, NULL);
 }
 
-errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);
 /*
  * The data block of r->tags[i].  When it is not in rd's window, one read
  * takes it and the wanted copies right after it in the log (the tags k
@@ -510,18 +510,6 @@ errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 			  unsigned char revoked, unsigned char cand,
 			  uint32_t *prev, struct replay_block **blocks,
 			  size_t *nblocks);
-/* recover_walk()'s events: one made with its type, tid and log block (the
- * rest zero), then handed to the callback (RECOVER_ET_INTERRUPTED if it
- * asks to stop). */
-void recovery_event_init(struct recover_event *ev,
-			 enum recover_event_type type, uint32_t tid,
-			 uint64_t jblock);
-errcode_t recovery_event_send(struct recover_struct *r,
-			      const struct recover_event *ev);
-/* Tell the caller how far a pass is; also where the MMP block is kept
- * fresh.  RECOVER_ET_INTERRUPTED when the caller asks to stop. */
-errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
-			    unsigned long long done, unsigned long long total);
 
 /* ---- multi-mount protection (mmp.c) -------------------------------------- */
 

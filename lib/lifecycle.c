@@ -4,15 +4,17 @@
  * as e2fsck keeps the load and the release of a journal together
  * (e2fsck/journal.c):
  *   - the open: the filesystem (mount checks, then multi-mount protection
- *     through mmp.c), then its journal, where the source is decided and
- *     what it means for the passes (struct jsource) and which journal
- *     superblock the end of the replay resets;
+ *     through mmp.c), then its journal (journal.c), where the source is
+ *     decided and what it means for the passes (struct jsource) and which
+ *     journal superblock the end of the replay resets;
  *   - the replay: the checks that refuse before anything is written, the
- *     fast commits in memory, the REPLAY pass (recovery.c);
+ *     fast commits in memory, the SCAN and REPLAY passes (recovery.c,
+ *     replay.c);
  *   - the end, in an order a power cut cannot break: on meta_bg, write
- *     the descriptor copies e2fsck's close writes; flush the replayed
- *     blocks, write the journal superblock, flush, write the filesystem
- *     superblock, flush, let the MMP block go;
+ *     the descriptor copies e2fsck's close writes (metabg.c); flush the
+ *     replayed blocks, write the journal superblock, flush, write the
+ *     filesystem superblock (its fields encoded by ext4_super.c), flush,
+ *     let the MMP block go;
  *   - the close.
  */
 #include "config.h"
@@ -24,244 +26,9 @@
 #include <time.h>
 
 #include "librecoverP.h"
-
-static int uuid_null(const unsigned char *u)
-{
-	static const unsigned char zero[16];
-
-	return !memcmp(u, zero, sizeof(zero));
-}
-
-/*
- * With a dump: does the filesystem's own internal journal hold the same log
- * (the dump was saved from it and it was not reset since)?  Then the replay
- * of the dump also retires that journal, as e2fsck's replay of it would.
- */
-static errcode_t open_own_journal(struct recover_struct *r)
-{
-	ext2_filsys fs = r->fs;
-	unsigned char *raw;
-	errcode_t err;
-
-	if (!ext2fs_has_feature_journal(fs->super) || !fs->super->s_journal_inum ||
-	    !r->sb.pub.start)
-		return 0;
-	if (jsource_open_inode(&r->own, fs))
-		return 0;
-	/* Resetting it would also mean rewriting its inode: not a dump's job. */
-	if (r->own.from_backup) {
-		jsource_close(&r->own);
-		return 0;
-	}
-	raw = malloc(fs->blocksize);
-	if (!raw)
-		return ENOMEM;
-	err = jsource_read(&r->own, 0, 1, raw);
-	if (err || memcmp(raw, r->jsb_raw, JSB_SIZE)) {
-		free(raw);
-		return 0;
-	}
-	r->own_jsb_raw = raw;
-	r->reset = &r->own;
-	r->reset_jsb = raw;
-	r->st.dump_is_current = 1;
-	return 0;
-}
-
-/*
- * The ext2 superblock of an external journal device names the filesystem's
- * journal as e2fsck and the kernel read it: its UUID is the filesystem's
- * s_journal_uuid, its checksum (with metadata_csum) holds and its block
- * size is the filesystem's.  A checksum that does not match is the one
- * thing e2fsck lets the user fix (and then rewrites it): with
- * RECOVER_FL_FORCE the replay does the same.
- */
-static errcode_t check_jdev_super(struct recover_struct *r)
-{
-	const unsigned char *jd = r->src.ext2_sb;
-	uint32_t log_bs = get_le32(jd + ES_LOG_BLOCK_SIZE);
-
-	if (memcmp(jd + ES_UUID, r->fs->super->s_journal_uuid, 16))
-		return RECOVER_ET_JDEV_UUID;
-	if ((get_le32(jd + ES_FEATURE_RO_COMPAT) &
-	     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    get_le32(jd + ES_CHECKSUM) != ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM)) {
-		if (!(r->opts.flags & RECOVER_FL_FORCE))
-			return RECOVER_ET_JDEV_CSUM;
-		r->fix_jdev_csum = 1;
-	}
-	if (log_bs > EXT2_MAX_BLOCK_LOG_SIZE - EXT2_MIN_BLOCK_LOG_SIZE ||
-	    ((unsigned int)EXT2_MIN_BLOCK_SIZE << log_bs) != r->fs->blocksize)
-		return RECOVER_ET_JDEV_BLOCKSIZE;
-	return 0;
-}
-
-/*
- * The journal superblock of an external journal lists the filesystems
- * using it.  The kernel mounts only with s_nr_users == 1; e2fsck refuses
- * more than one user, but replays with none, or with a list that does not
- * name the filesystem: RECOVER_FL_FORCE does the same.
- */
-static errcode_t check_jdev_users(struct recover_struct *r)
-{
-	const unsigned char *users = r->jsb_raw + JSB_USERS;
-	uint32_t nr = r->sb.pub.nr_users;
-
-	if (r->sb.pub.version != 2)
-		return 0;
-	if (nr > JBD2_USERS_MAX)
-		return RECOVER_ET_SB_NR_USERS;
-	if (nr > 1)
-		return RECOVER_ET_UNSUPP_MULTIFS;
-	if ((nr == 0 || memcmp(users, r->fs->super->s_uuid, 16)) &&
-	    !(r->opts.flags & RECOVER_FL_FORCE))
-		return RECOVER_ET_JDEV_USERS;
-	return 0;
-}
-
-/*
- * An internal journal has one user.  A version 2 superblock claiming more,
- * on a filesystem without an external journal, holds garbage after
- * s_errno: e2fsck then clears everything after s_errno (its "invalid V2
- * journal superblock fields"), reads the journal as what is left and
- * writes that superblock back.  librecover does the same.  (The kernel
- * ignores s_nr_users of an internal journal.)
- */
-static void clear_garbage_fields(struct recover_struct *r)
-{
-	unsigned char *raw = r->jsb_raw;
-	uint32_t nr = get_be32(raw + JSB_NR_USERS);
-
-	/* A dump on its own is a journal inode's contents: internal. */
-	if (r->src.external ||
-	    (r->fs && !uuid_null(r->fs->super->s_journal_uuid)) ||
-	    jbd2_super_version(raw) != 2 || nr <= 1)
-		return;
-	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
-	r->st.garbage_nr_users = nr;
-}
-
-static errcode_t open_journal(struct recover_struct *r)
-{
-	ext2_filsys fs = r->fs;
-	struct ext2_super_block *es = fs ? fs->super : NULL;
-	int rw = !(r->opts.flags & RECOVER_FL_DRY_RUN);
-	errcode_t err;
-
-	if (!fs) {
-		err = jsource_open_dump(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager);
-		if (err)
-			return err;
-	} else if (r->journal_path) {
-		err = jsource_open_path(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager, fs->blocksize, rw);
-		if (!err && r->src.external)
-			err = check_jdev_super(r);
-		if (err)
-			return err;
-	} else {
-		/*
-		 * No has_journal, but needs_recovery and a journal inode:
-		 * opened, so that -i, -l and a save can read its log; a
-		 * replay refuses it (RECOVER_ET_JOURNAL_FLAG_CLEAR).
-		 */
-		if (!ext2fs_has_feature_journal(es) &&
-		    (!r->needs_recovery || !es->s_journal_inum ||
-		     !uuid_null(es->s_journal_uuid)))
-			return RECOVER_ET_NO_JOURNAL;
-		r->flag_clear_log = !ext2fs_has_feature_journal(es);
-		/* A journal UUID names an external journal, whatever
-		 * s_journal_inum says: e2fsck looks for that device ("Can't
-		 * find external journal") and never reads inode 8 then. */
-		if (!uuid_null(es->s_journal_uuid))
-			return RECOVER_ET_NEED_EXT_JOURNAL;
-		err = jsource_open_inode(&r->src, fs);
-		if (err)
-			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
-		r->st.journal_inode_backup = r->src.from_backup;
-	}
-
-	r->jsb_raw = malloc(r->src.blocksize);
-	if (!r->jsb_raw)
-		return ENOMEM;
-	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
-	if (err == RECOVER_ET_DUMP_END)
-		return RECOVER_ET_DUMP_SIZE;
-	if (err)
-		return err == RECOVER_ET_JOURNAL_SHORT ? err : RECOVER_ET_LOG_IO;
-	clear_garbage_fields(r);
-	err = jbd2_decode_super(r->jsb_raw, r->src.blocksize, &r->sb);
-	if (r->flag_clear_log && (err || !r->sb.pub.start))
-		return RECOVER_ET_NO_JOURNAL;
-	if (err)
-		return err;
-	r->sb.pub.source = r->src.kind;
-	err = jbd2_check_geometry(&r->sb, r->src.blocks,
-				  r->src.may_end_early);
-	if (err)
-		return err;
-	if (r->src.external) {
-		err = check_jdev_users(r);
-		if (err)
-			return err;
-	} else if (r->sb.pub.nr_users > JBD2_USERS_MAX) {
-		return RECOVER_ET_SB_NR_USERS;
-	} else if (r->sb.pub.nr_users > 1) {
-		return RECOVER_ET_UNSUPP_MULTIFS;
-	}
-
-	/* Is this journal the filesystem's? */
-	if (!fs)
-		return 0;
-	if (r->src.external &&
-	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
-		return RECOVER_ET_EXT_JOURNAL_UUID;
-	if (r->src.fs_journal) {
-		r->reset = &r->src;
-		r->reset_jsb = r->jsb_raw;
-		return 0;
-	}
-	/* A copy names the filesystem, or the journal it was saved from. */
-	if (memcmp(r->sb.pub.uuid, es->s_uuid, 16) &&
-	    memcmp(r->sb.pub.uuid, es->s_journal_uuid, 16) &&
-	    !(r->opts.flags & RECOVER_FL_FOREIGN_JOURNAL))
-		return RECOVER_ET_DUMP_MISMATCH;
-	return open_own_journal(r);
-}
-
-/*
- * -f on a journal device whose ext2 superblock checksum is wrong: e2fsck's
- * fix, a new checksum, written before anything else.
- */
-static errcode_t fix_jdev_csum(struct recover_struct *r)
-{
-	unsigned int bs = r->src.blocksize;
-	blk64_t blk = SUPERBLOCK_OFFSET / bs;
-	unsigned char *buf, *jd;
-	errcode_t err;
-
-	buf = malloc(bs);
-	if (!buf)
-		return ENOMEM;
-	err = io_channel_read_blk64(r->src.io, blk, 1, buf);
-	if (!err) {
-		jd = buf + SUPERBLOCK_OFFSET % bs;
-		put_le32(jd + ES_CHECKSUM, ext2fs_crc32c_le(~0U, jd, ES_CHECKSUM));
-		err = io_channel_write_blk64(r->src.io, blk, 1, buf);
-	}
-	if (!err)
-		err = io_channel_flush(r->src.io);
-	if (!err)
-		r->fix_jdev_csum = 0;
-	free(buf);
-	return err;
-}
+#include "ext4_fs.h"
+#include "journal.h"
+#include "metabg.h"
 
 /*
  * The feature bits libext2fs does not know, judged and told to the caller
@@ -321,11 +88,6 @@ static errcode_t open_forced(struct recover_struct *r, const char *device,
 }
 
 /*
- * The filesystem on device, opened by the library: refused when mounted
- * (unless only read, with RECOVER_FL_MOUNTED_OK) or held exclusively; its
- * MMP block is checked, and taken when read-write.
- */
-/*
  * libext2fs's mount check reads the mount table with getmntent(), whose
  * entry and line live in one static buffer of the C library: two handles
  * opened at once in two threads would parse each other's lines (seen as a
@@ -344,6 +106,11 @@ static errcode_t check_if_mounted(const char *device, int *mount_flags)
 	return err;
 }
 
+/*
+ * The filesystem on device, opened by the library: refused when mounted
+ * (unless only read, with RECOVER_FL_MOUNTED_OK) or held exclusively; its
+ * MMP block is checked, and taken when read-write.
+ */
 static errcode_t open_device(struct recover_struct *r, const char *device)
 {
 	int mount_flags = 0;
@@ -417,7 +184,7 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 		r->needs_recovery =
 			ext2fs_has_feature_journal_needs_recovery(r->fs->super);
 	*what = recover_journal_about(r);
-	return open_journal(r);
+	return journal_open(r);
 }
 
 void lifecycle_close(struct recover_struct *r)
@@ -465,10 +232,14 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 	io_channel io = r->fs->io;
 	unsigned int bs = r->fs->blocksize;
 	blk64_t blk = SUPERBLOCK_OFFSET / bs;
-	unsigned char *buf, *es;
-	uint16_t state;
-	uint32_t incompat;
-	time_t now = time(NULL);
+	struct ext4_super_update u = {
+		.recovered = has_log(r),
+		.failed = failed,
+		.fs_error = fs_error,
+		.wtime = time(NULL),
+		.kbytes_written = r->st.written_bytes >> 10,
+	};
+	unsigned char *buf;
 	errcode_t err;
 
 	buf = malloc(bs);
@@ -477,170 +248,8 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 	err = io_channel_read_blk64(io, blk, 1, buf);
 	if (err)
 		goto out;
-	es = buf + SUPERBLOCK_OFFSET % bs;
-	incompat = get_le32(es + ES_FEATURE_INCOMPAT);
-	if (has_log(r))
-		put_le32(es + ES_FEATURE_INCOMPAT,
-			 incompat & ~EXT3_FEATURE_INCOMPAT_RECOVER);
-	state = get_le16(es + ES_STATE);
-	if (failed)
-		state &= ~EXT2_VALID_FS;
-	if (fs_error)
-		state |= EXT2_ERROR_FS;
-	put_le16(es + ES_STATE, state);
-	put_le32(es + ES_WTIME, (uint32_t)now);
-	es[ES_WTIME_HI] = (unsigned char)((uint64_t)now >> 32);
-	put_le64(es + ES_KBYTES_WRITTEN, get_le64(es + ES_KBYTES_WRITTEN) +
-		 (r->st.written_bytes >> 10));
-	if (get_le32(es + ES_FEATURE_RO_COMPAT) &
-	    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		put_le32(es + ES_CHECKSUM,
-			 recover_crc32c(~0U, es, ES_CHECKSUM));
+	ext4_super_update(buf + SUPERBLOCK_OFFSET % bs, &u);
 	err = io_channel_write_blk64(io, blk, 1, buf);
-out:
-	free(buf);
-	return err;
-}
-
-/*
- * The filesystem's layout as the replay leaves it: a logged superblock
- * (a resize's) may have changed its group count.  e2fsck opens the
- * filesystem anew after its replay and closes it through that superblock:
- * lay and sb become copies of r->fs and its superblock, with the fields
- * that place the group descriptors read back from disk.  Returns 0 and leaves *ok 0
- * when that superblock is one e2fsck could not open (it would stop there,
- * writing none of the copies).
- */
-static errcode_t layout_after(struct recover_struct *r,
-			      struct struct_ext2_filsys *lay,
-			      struct ext2_super_block *sb, int *ok)
-{
-	unsigned int bs = r->fs->blocksize;
-	unsigned char *buf, *es;
-	unsigned long long blocks, groups;
-	errcode_t err;
-
-	*ok = 0;
-	*lay = *r->fs;
-	*sb = *r->fs->super;
-	lay->super = sb;
-	buf = malloc(bs);
-	if (!buf)
-		return ENOMEM;
-	err = io_channel_read_blk64(r->fs->io, SUPERBLOCK_OFFSET / bs, 1, buf);
-	if (err)
-		goto out;
-	es = buf + SUPERBLOCK_OFFSET % bs;
-	if (get_le16(es + ES_MAGIC) != EXT2_SUPER_MAGIC ||
-	    get_le32(es + ES_LOG_BLOCK_SIZE) != r->fs->super->s_log_block_size)
-		goto out;
-	sb->s_inodes_count = get_le32(es + ES_INODES_COUNT);
-	sb->s_blocks_count = get_le32(es + ES_BLOCKS_COUNT);
-	sb->s_first_data_block = get_le32(es + ES_FIRST_DATA_BLOCK);
-	sb->s_blocks_per_group = get_le32(es + ES_BLOCKS_PER_GROUP);
-	sb->s_inodes_per_group = get_le32(es + ES_INODES_PER_GROUP);
-	sb->s_feature_compat = get_le32(es + ES_FEATURE_COMPAT);
-	sb->s_feature_incompat = get_le32(es + ES_FEATURE_INCOMPAT);
-	sb->s_feature_ro_compat = get_le32(es + ES_FEATURE_RO_COMPAT);
-	sb->s_desc_size = get_le16(es + ES_DESC_SIZE);
-	sb->s_first_meta_bg = get_le32(es + ES_FIRST_META_BG);
-	sb->s_blocks_count_hi = get_le32(es + ES_BLOCKS_COUNT_HI);
-	sb->s_backup_bgs[0] = get_le32(es + ES_BACKUP_BGS);
-	sb->s_backup_bgs[1] = get_le32(es + ES_BACKUP_BGS + 4);
-	/* What ext2fs_open2() would refuse, e2fsck's reopen with it. */
-	blocks = ext2fs_blocks_count(sb);
-	if (!sb->s_blocks_per_group ||
-	    sb->s_blocks_per_group > EXT2_MAX_BLOCKS_PER_GROUP(sb) ||
-	    sb->s_first_data_block >= blocks ||
-	    (ext2fs_has_feature_64bit(sb) &&
-	     (sb->s_desc_size < EXT2_MIN_DESC_SIZE_64BIT ||
-	      sb->s_desc_size > EXT2_MAX_DESC_SIZE ||
-	      (sb->s_desc_size & (sb->s_desc_size - 1)))))
-		goto out;
-	groups = ext2fs_div64_ceil(blocks - sb->s_first_data_block,
-				   sb->s_blocks_per_group);
-	if (groups >> 32 ||
-	    groups * sb->s_inodes_per_group != sb->s_inodes_count)
-		goto out;
-	lay->group_desc_count = (dgrp_t)groups;
-	lay->desc_blocks = ext2fs_div_ceil(lay->group_desc_count,
-					   EXT2_DESC_PER_BLOCK(sb));
-	if (ext2fs_has_feature_meta_bg(sb) &&
-	    sb->s_first_meta_bg > lay->desc_blocks)
-		goto out;
-	*ok = 1;
-out:
-	free(buf);
-	return err;
-}
-
-/*
- * meta_bg: the descriptor block of each metagroup (from s_first_meta_bg
- * on) lives in the metagroup's first group, with copies in its second and
- * last.  e2fsck, closing the filesystem after a replay, writes the
- * descriptors it read back (each metagroup's first copy: the one the
- * replay wrote) over every copy, though it keeps its hands off backup
- * superblocks and the old-style descriptor backups (EXT2_FLAG_MASTER_SB_ONLY
- * spares those, not the meta_bg copies; see ext2fs_flush2()).  The kernel
- * never updates those copies after mke2fs or a resize, so they are as old
- * as that: the replay brings them up to date, as e2fsck does.  Without
- * meta_bg the only descriptors e2fsck writes are the primaries, which hold
- * what the replay left: nothing to do.  A dry run counts the copies of the
- * layout on disk.
- */
-static errcode_t write_desc_copies(struct recover_struct *r, int dry)
-{
-	struct struct_ext2_filsys lay;
-	struct ext2_super_block sb;
-	unsigned int bs = r->fs->blocksize;
-	unsigned int per_block, k;
-	unsigned char *buf = NULL;
-	blk64_t i, from, to;
-	dgrp_t first, g;
-	int ok;
-	errcode_t err;
-
-	err = layout_after(r, &lay, &sb, &ok);
-	if (err || !ok || !ext2fs_has_feature_meta_bg(&sb))
-		return err;
-	if (!dry) {
-		buf = malloc(bs);
-		if (!buf)
-			return ENOMEM;
-	}
-	per_block = EXT2_DESC_PER_BLOCK(&sb);
-	for (i = sb.s_first_meta_bg; i < lay.desc_blocks; i++) {
-		from = ext2fs_descriptor_block_loc2(&lay, sb.s_first_data_block,
-						    i);
-		if (!dry) {
-			err = io_channel_read_blk64(r->fs->io, from, 1, buf);
-			if (err)
-				goto out;
-		}
-		first = (dgrp_t)(i * per_block);
-		/* The copies in the metagroup's second and last groups. */
-		for (k = 0; k < 2; k++) {
-			g = first + (k ? per_block - 1 : 1);
-			if (g >= lay.group_desc_count)
-				continue;
-			err = ext2fs_super_and_bgd_loc2(&lay, g, NULL, NULL, &to,
-							NULL);
-			if (err)
-				goto out;
-			if (!to || to == from)
-				continue;
-			if (!dry) {
-				err = io_channel_write_blk64(r->fs->io, to, 1,
-							     buf);
-				if (err)
-					goto out;
-				r->st.written_bytes += bs;
-			}
-			r->st.desc_copies++;
-			r->st.write_blocks++;
-			r->st.write_bytes += bs;
-		}
-	}
 out:
 	free(buf);
 	return err;
@@ -693,7 +302,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * superblock's count of bytes written, which it writes alone.
 	 */
 	if (has_log(r) || r->sb.pub.errnum) {
-		err = write_desc_copies(r, dry);
+		err = metabg_write_copies(r, dry);
 		if (err)
 			return err;
 	}
@@ -768,27 +377,15 @@ static errcode_t check_device_size(struct recover_struct *r)
 	return 0;
 }
 
-errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
+/*
+ * Every refusal of a replay with something to do, before anything is
+ * written; the last is the fast commits' replay in memory, on the
+ * filesystem the log leaves (a record that cannot be replayed stops all).
+ */
+static errcode_t check_before_write(struct recover_struct *r)
 {
-	int dry, failed;
 	errcode_t err;
 
-	*what = RECOVER_ABOUT_FS;
-	if (!r->fs)
-		return RECOVER_ET_NO_FILESYSTEM;
-	if (r->replayed)
-		return RECOVER_ET_ALREADY_DONE;
-	if (r->st.mounted)
-		return RECOVER_ET_MOUNTED;
-	*what = recover_journal_about(r);
-	err = recover_scan(r);
-	if (err)
-		return err;
-	/* e2fsck -y would delete this journal, its log unreplayed. */
-	if (r->flag_clear_log)
-		return RECOVER_ET_JOURNAL_FLAG_CLEAR;
-	if (!lifecycle_needs_recovery(r))
-		return 0;
 	/* A dump older than the filesystem would undo what was done since. */
 	err = stale_check(r);
 	if (err)
@@ -816,7 +413,6 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	err = check_device_size(r);
 	if (err)
 		return err;
-	dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
 	/* A fast-commit area the kernel would refuse, or records the replay
 	 * must not follow: refused before anything is written. */
 	if (r->st.fc_state == RECOVER_FC_CORRUPT)
@@ -835,6 +431,19 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * The first writes, in this order: the MMP block taken, a journal device's
+ * ext2 superblock checksum fixed (-f), the log's blocks (the REPLAY pass;
+ * a dry run only reads).  *what says what an error is about.
+ */
+static errcode_t replay_log(struct recover_struct *r, int dry,
+			    enum recover_about *what)
+{
+	errcode_t err;
+
 	/* Every refusal is behind: the MMP block is taken (the wait) just
 	 * before the first write. */
 	if (!dry) {
@@ -846,7 +455,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	}
 	if (r->fix_jdev_csum && !dry) {
 		r->st.wrote = 1;
-		err = fix_jdev_csum(r);
+		err = journal_fix_jdev_csum(r);
 		if (err)
 			return err;
 	}
@@ -859,6 +468,37 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
+{
+	int dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
+	int failed;
+	errcode_t err;
+
+	*what = RECOVER_ABOUT_FS;
+	if (!r->fs)
+		return RECOVER_ET_NO_FILESYSTEM;
+	if (r->replayed)
+		return RECOVER_ET_ALREADY_DONE;
+	if (r->st.mounted)
+		return RECOVER_ET_MOUNTED;
+	*what = recover_journal_about(r);
+	err = recover_scan(r);
+	if (err)
+		return err;
+	/* e2fsck -y would delete this journal, its log unreplayed. */
+	if (r->flag_clear_log)
+		return RECOVER_ET_JOURNAL_FLAG_CLEAR;
+	if (!lifecycle_needs_recovery(r))
+		return 0;
+	err = check_before_write(r);
+	if (err)
+		return err;
+	err = replay_log(r, dry, what);
+	if (err)
+		return err;
 	r->replayed = 1;
 	failed = r->st.error || r->st.bad_csum;
 	r->st.write_blocks = r->st.copies_written;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 /* A copy of the on-disk names, which need not end in a NUL. */
 static void copy_name(char *dst, size_t size, const unsigned char *src,

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jbd2_fs.h"
+#include "ext4_fs.h"
 #include "outpath.h"
 
 /* The ext2/3/4 superblock: 1024 bytes in, its magic 56 bytes into it. */

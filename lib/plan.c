@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 #define PENDING		0xff	/* a fate still to work out */
 

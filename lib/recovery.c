@@ -41,8 +41,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
-
-#define PROGRESS_EVERY	64
+#include "notify.h"
 
 struct scan {
 	struct recover_struct *r;
@@ -92,46 +91,6 @@ static unsigned int scan_ahead(struct scan *s)
 	return s->last_run ? s->last_run : 1;
 }
 
-/* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
- * and at its end); it may ask to stop.  A multi-mount protection block
- * held is rewritten here when its interval has passed. */
-errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
-			    unsigned long long done, unsigned long long total)
-{
-	errcode_t err;
-
-	if (done < r->progress_next && done != total)
-		return 0;
-	r->progress_next = done + PROGRESS_EVERY;
-	/* Also where a long scan or replay keeps its MMP block fresh. */
-	err = mmp_update(r);
-	if (err)
-		return err;
-	if (!r->opts.progress)
-		return 0;
-	if (r->opts.progress(r->opts.progress_data, pass, done, total))
-		return RECOVER_ET_INTERRUPTED;
-	return 0;
-}
-
-/* Make room for need elements of size bytes in the array *p of *cap. */
-errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 			 uint32_t jblk)
 {
@@ -167,25 +126,6 @@ static void bad_block_csum(struct scan *s, uint32_t at)
 	if (!s->need_check_commit_time)
 		s->bad_block_csum_at = at;
 	s->need_check_commit_time = 1;
-}
-
-/* A recover_walk() event: its type, tid and log block; the rest zero. */
-void recovery_event_init(struct recover_event *ev,
-			 enum recover_event_type type, uint32_t tid,
-			 uint64_t jblock)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->size = sizeof(*ev);
-	ev->type = type;
-	ev->tid = tid;
-	ev->jblock = jblock;
-}
-
-/* Hand an event to recover_walk()'s callback, which may ask to stop. */
-errcode_t recovery_event_send(struct recover_struct *r,
-			      const struct recover_event *ev)
-{
-	return r->event(r->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
 }
 
 static errcode_t emit(struct scan *s, enum recover_event_type type,
@@ -347,11 +287,8 @@ static void next_txn(struct scan *s)
 }
 
 /*
- * A commit block.  Returns 1 to go on scanning, 0 to stop.  Mirrors the
- * kernel's order of checks: a checksum failure seen earlier in this
- * transaction is judged by the commit time (older: stale blocks from a
- * previous use of the journal, the log ends; otherwise the journal is
- * corrupt), then COMPAT_CHECKSUM, then the v2/v3 commit checksum.
+ * Record a failed commit, as the kernel and e2fsck keep it
+ * (j_failed_commit): transaction tid, seen at the commit block at.
  */
 static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
 {
@@ -361,6 +298,13 @@ static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
 	s->r->st.failed_at.tid = tid;
 }
 
+/*
+ * A commit block.  Returns 1 to go on scanning, 0 to stop.  Mirrors the
+ * kernel's order of checks: a checksum failure seen earlier in this
+ * transaction is judged by the commit time (older: stale blocks from a
+ * previous use of the journal, the log ends; otherwise the journal is
+ * corrupt), then COMPAT_CHECKSUM, then the v2/v3 commit checksum.
+ */
 static int scan_commit(struct scan *s, const unsigned char *blk,
 		       const struct jbd2_commit *c, uint32_t at)
 {
@@ -614,71 +558,5 @@ errcode_t recovery_scan(struct recover_struct *r)
 out:
 	free(s.desc);
 	jreader_free(&s.rd);
-	return err;
-}
-
-errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
-			     size_t i, const unsigned char *state,
-			     unsigned char wanted, const unsigned char **data)
-{
-	const struct jtag *t = r->tags;
-	unsigned int n = 1;
-	size_t k;
-
-	if (!jreader_holds(rd, t[i].jblk))
-		for (k = i + 1; k < r->ntags && n < rd->cap && state[k] == wanted &&
-		     t[k].jblk == t[i].jblk + n; k++)
-			n++;
-	return jreader_fetch(rd, t[i].jblk, n, data);
-}
-
-/*
- * Tags naming a block past the filesystem's end are refused up front; so
- * are tags naming a block of the internal journal itself (its log or its
- * block map): e2fsck writes them as it goes and then reads its overwritten
- * log, a replay from the scan's reading would write something else, and
- * the kernel never logs a journal block.  A tag naming the journal's
- * superblock block is let through: both e2fsck and the end of the replay
- * write the reset journal superblock over it.
- */
-static errcode_t check_tags(struct recover_struct *r)
-{
-	blk64_t end = ext2fs_blocks_count(r->fs->super);
-	const struct jtag *t;
-	size_t i;
-
-	for (i = 0; i < r->ntags; i++) {
-		t = &r->tags[i];
-		if (recovery_revoked(r, t))
-			continue;
-		if (t->fsblk >= end) {
-			set_error(r, RECOVER_ET_TAG_PAST_END, t->jblk, t->fsblk,
-				  t->tid);
-			return RECOVER_ET_TAG_PAST_END;
-		}
-		if (jsource_owns(&r->src, t->fsblk) == 1) {
-			set_error(r, RECOVER_ET_TAG_OWN_JOURNAL, t->jblk,
-				  t->fsblk, t->tid);
-			return RECOVER_ET_TAG_OWN_JOURNAL;
-		}
-	}
-	return 0;
-}
-
-errcode_t recovery_replay(struct recover_struct *r)
-{
-	errcode_t err;
-
-	err = check_tags(r);
-	if (err)
-		return err;
-	/* Before any logged block: one of them may hold the inode's table. */
-	if (!(r->opts.flags & RECOVER_FL_DRY_RUN)) {
-		err = recovery_restore_inode(r);
-		if (err)
-			return err;
-	}
-	err = replay_blocks(r);
-	r->st.read_bytes = r->src.read_bytes;
 	return err;
 }

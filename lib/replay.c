@@ -26,7 +26,9 @@
  * it writes) = copies_written + superseded, bad_csum and bad_csum_at, and
  * the first unreadable copy in log order.  Nothing here touches the
  * journal: recover_replay() resets it only after these writes are flushed,
- * so an interrupted replay is replayed again whole.
+ * so an interrupted replay is replayed again whole.  Before the pass,
+ * recovery_replay() refuses the tags no replay may write (check_tags())
+ * and rewrites a journal inode taken from its backup.
  *
  * Memory: per logged copy, a state byte and the index of the block's
  * previous candidate (4 bytes); per logged block, a table slot (12 bytes at
@@ -40,6 +42,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 /* What the pass knows of each copy. */
 enum {
@@ -201,6 +204,21 @@ static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 	for (k = 0; k < n; k++)
 		ok[k] = !jsource_read(&p->r->src, jblk + k, 1,
 				      dst + (size_t)k * bs);
+}
+
+errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
+			     size_t i, const unsigned char *state,
+			     unsigned char wanted, const unsigned char **data)
+{
+	const struct jtag *t = r->tags;
+	unsigned int n = 1;
+	size_t k;
+
+	if (!jreader_holds(rd, t[i].jblk))
+		for (k = i + 1; k < r->ntags && n < rd->cap && state[k] == wanted &&
+		     t[k].jblk == t[i].jblk + n; k++)
+			n++;
+	return jreader_fetch(rd, t[i].jblk, n, data);
 }
 
 /* Blocks [first, first + n) of p->blocks: read, check, fall back, write. */
@@ -404,5 +422,61 @@ out:
 	free(p.ok);
 	free(p.src);
 	free(p.buf);
+	return err;
+}
+
+/* A tag the replay refuses: the error, and the tag it is about. */
+static errcode_t refuse_tag(struct recover_struct *r, errcode_t err,
+			    const struct jtag *t)
+{
+	r->st.error = err;
+	r->st.error_at.jblock = t->jblk;
+	r->st.error_at.fsblock = t->fsblk;
+	r->st.error_at.tid = t->tid;
+	return err;
+}
+
+/*
+ * Tags naming a block past the filesystem's end are refused up front; so
+ * are tags naming a block of the internal journal itself (its log or its
+ * block map): e2fsck writes them as it goes and then reads its overwritten
+ * log, a replay from the scan's reading would write something else, and
+ * the kernel never logs a journal block.  A tag naming the journal's
+ * superblock block is let through: both e2fsck and the end of the replay
+ * write the reset journal superblock over it.
+ */
+static errcode_t check_tags(struct recover_struct *r)
+{
+	blk64_t end = ext2fs_blocks_count(r->fs->super);
+	const struct jtag *t;
+	size_t i;
+
+	for (i = 0; i < r->ntags; i++) {
+		t = &r->tags[i];
+		if (recovery_revoked(r, t))
+			continue;
+		if (t->fsblk >= end)
+			return refuse_tag(r, RECOVER_ET_TAG_PAST_END, t);
+		if (jsource_owns(&r->src, t->fsblk) == 1)
+			return refuse_tag(r, RECOVER_ET_TAG_OWN_JOURNAL, t);
+	}
+	return 0;
+}
+
+errcode_t recovery_replay(struct recover_struct *r)
+{
+	errcode_t err;
+
+	err = check_tags(r);
+	if (err)
+		return err;
+	/* Before any logged block: one of them may hold the inode's table. */
+	if (!(r->opts.flags & RECOVER_FL_DRY_RUN)) {
+		err = recovery_restore_inode(r);
+		if (err)
+			return err;
+	}
+	err = replay_blocks(r);
+	r->st.read_bytes = r->src.read_bytes;
 	return err;
 }

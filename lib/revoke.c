@@ -20,15 +20,14 @@
  * largest logged block costs two compares; the others a hash and a filter
  * word fetched ahead, and only the records naming a logged block, with the
  * filter's 0.4-2% of false passes, reach the slots, whose misses overlap.
- * Per record, lookup and tid update, bench/rtable_bench's "Revoke lookups"
- * at 2^25 records against 204,800 logged blocks, 1% of the records hits,
- * on a shared 2-core machine (CPU time, best and worst of 3 runs): 2.0-3.4
- * ns with the other records outside the logged range (as in
- * bench/mkbench's journals), 4.0-5.4 ns with them between the logged
- * blocks; one rtable_find() a record took 5.7-8.6 and 6.4-9.7 ns there
- * (9-13 ns between, with the earlier one-bit-a-byte filter).  Decoding a
- * record into the pending array (jbd2_revoke_next()) adds 0.2-0.5 ns
- * (perf of jrecover -n).  A commit uses about 12 KiB of stack.
+ * A record thus costs a bounded amount of work whatever the size of the
+ * table (expected: the table's load stays at most 3/4), so the scan's time
+ * grows linearly with the number of revoke records, where a hash of a
+ * fixed number of buckets (e2fsck's, the kernel's) grows with its square.
+ * A commit keeps its batch on the stack, about 12 KiB: a pointer and an
+ * index for each of 512 records (8 KiB), and rtable_find_batch()'s three
+ * batches in flight (4.5 KiB).  The measured times are in bench/README
+ * (bench/rtable_bench's revoke lookups, and jrecover end to end).
  *
  * Every record (RECOVER_FL_FULL_REVOKE, LIBRECOVER_DEBUG=full_revoke), the
  * way the kernel and e2fsck go: the scan notes where the revoke blocks of
@@ -58,6 +57,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 static void note_peak(struct revoke *rv)
 {

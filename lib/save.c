@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 #include "outpath.h"
 #include "sha256.h"
 

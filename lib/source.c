@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "ext4_fs.h"
 
 /* Large enough that a pass over the log is a few big sequential reads. */
 #define READ_CHUNK	(2U << 20)
@@ -342,9 +343,7 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 		s->fs_journal = 1;
 		s->external = 1;
 		s->sb_block = ext2fs_journal_sb_start(blocksize);
-		s->blocks = get_le32(sb + ES_BLOCKS_COUNT);
-		if (get_le32(sb + ES_FEATURE_INCOMPAT) & EXT4_FEATURE_INCOMPAT_64BIT)
-			s->blocks |= (uint64_t)get_le32(sb + ES_BLOCKS_COUNT_HI) << 32;
+		s->blocks = ext4_super_blocks_count(sb);
 		return 0;
 	}
 	if (!jsb_at(s->io, blocksize, 0)) {

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "ext4_fs.h"
 #include "memio.h"
 
 #define FUZZ_HAVE_MAIN_HOOK

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * journal.h -- opening the journal a handle works on, and checking it
+ * against the filesystem (journal.c).
+ */
+#ifndef JOURNAL_H
+#define JOURNAL_H
+
+#include <ext2fs/ext2fs.h>
+
+struct recover_struct;
+
+/*
+ * After the filesystem (r->fs, or none for a dump on its own): the journal
+ * opened from r->journal_path or the filesystem's inode, its superblock
+ * read into r->jsb_raw and decoded into r->sb, checked as e2fsck checks it
+ * and matched to the filesystem; r->reset names the journal a replay
+ * resets.  r->fix_jdev_csum is set when RECOVER_FL_FORCE lets a journal
+ * device's bad ext2 superblock checksum through.
+ */
+errcode_t journal_open(struct recover_struct *r);
+/* That checksum rewritten and flushed (the first write of a replay). */
+errcode_t journal_fix_jdev_csum(struct recover_struct *r);
+
+#endif /* JOURNAL_H */

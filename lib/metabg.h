@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * metabg.h -- the meta_bg descriptor copies the end of a replay brings up
+ * to date, as e2fsck's close after its replay does (metabg.c).
+ */
+#ifndef METABG_H
+#define METABG_H
+
+#include <ext2fs/ext2fs.h>
+
+struct recover_struct;
+
+/*
+ * On meta_bg, each metagroup's descriptor block written over its copies in
+ * the metagroup's second and last groups (dry: only counted), in the
+ * layout the superblock on disk gives; counted in r->st.desc_copies,
+ * write_blocks and write_bytes.  Nothing on a layout e2fsck could not open.
+ */
+errcode_t metabg_write_copies(struct recover_struct *r, int dry);
+
+#endif /* METABG_H */
