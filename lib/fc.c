@@ -31,6 +31,35 @@
 #include "notify.h"
 #include "fc_fs.h"
 
+/* The public numbers are the area's own. */
+static_assert(RECOVER_FC_TAG_ADD_RANGE == FC_TAG_ADD_RANGE &&
+	      RECOVER_FC_TAG_DEL_RANGE == FC_TAG_DEL_RANGE &&
+	      RECOVER_FC_TAG_CREAT == FC_TAG_CREAT &&
+	      RECOVER_FC_TAG_LINK == FC_TAG_LINK &&
+	      RECOVER_FC_TAG_UNLINK == FC_TAG_UNLINK &&
+	      RECOVER_FC_TAG_INODE == FC_TAG_INODE &&
+	      RECOVER_FC_TAG_PAD == FC_TAG_PAD &&
+	      RECOVER_FC_TAG_TAIL == FC_TAG_TAIL &&
+	      RECOVER_FC_TAG_HEAD == FC_TAG_HEAD, "fast-commit tag numbers");
+
+/* debugfs's logdump's names, which jrecover -l prints too. */
+const char *recover_fc_tag_name(unsigned int tag)
+{
+	static const char *const names[] = {
+		[FC_TAG_ADD_RANGE] = "ADD_RANGE",
+		[FC_TAG_DEL_RANGE] = "DEL_RANGE",
+		[FC_TAG_CREAT] = "CREAT_DENTRY",
+		[FC_TAG_LINK] = "ADD_ENTRY",
+		[FC_TAG_UNLINK] = "DEL_ENTRY",
+		[FC_TAG_INODE] = "INODE",
+		[FC_TAG_PAD] = "PAD",
+		[FC_TAG_TAIL] = "TAIL",
+		[FC_TAG_HEAD] = "HEAD",
+	};
+
+	return tag < sizeof(names) / sizeof(names[0]) ? names[tag] : NULL;
+}
+
 void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
 		  unsigned int blocksize, unsigned int inode_size)
 {

@@ -666,6 +666,22 @@ enum recover_event_type {
 };
 
 /*
+ * The tag of a fast-commit record, as the area stores it (the fc_tag of a
+ * RECOVER_EV_FC_TAG event); recover_fc_tag_name() names each.
+ */
+enum recover_fc_tag {
+	RECOVER_FC_TAG_ADD_RANGE = 1,	/* an extent mapped into an inode */
+	RECOVER_FC_TAG_DEL_RANGE = 2,	/* logical blocks of an inode unmapped */
+	RECOVER_FC_TAG_CREAT = 3,	/* a new inode's first name */
+	RECOVER_FC_TAG_LINK = 4,	/* one more name of an inode */
+	RECOVER_FC_TAG_UNLINK = 5,	/* a name removed */
+	RECOVER_FC_TAG_INODE = 6,	/* the inode as it is on disk */
+	RECOVER_FC_TAG_PAD = 7,		/* filler to the end of the block */
+	RECOVER_FC_TAG_TAIL = 8,	/* ends one fast commit: tid, crc */
+	RECOVER_FC_TAG_HEAD = 9		/* starts the area: features, tid */
+};
+
+/*
  * What a replay does with one logged copy (RECOVER_EV_FATE).  A replay
  * writes the copies of the replayed transactions in log order, so of the
  * copies of one filesystem block that are written, the last one stays.
@@ -703,8 +719,8 @@ struct recover_event {
 	enum recover_end end;
 
 	/*
-	 * RECOVER_EV_FC_TAG: the record's tag (1 ADD_RANGE, 2 DEL_RANGE,
-	 * 3 CREAT, 4 LINK, 5 UNLINK, 6 INODE, 7 PAD, 8 TAIL, 9 HEAD) and its
+	 * RECOVER_EV_FC_TAG: the record's tag (enum recover_fc_tag; a
+	 * number outside it is a record the scan does not know) and its
 	 * fields: tid (HEAD, TAIL; else the tid expected), ino (ranges,
 	 * INODE, names), parent (names), lblk, count = blocks (ranges),
 	 * fsblock = first physical block and unwritten (ADD_RANGE), features
@@ -815,6 +831,15 @@ const char *recover_error_name(errcode_t code);
  */
 const char *recover_feature_name(enum recover_feature_type type,
 				 unsigned int mask);
+
+/*
+ * recover_fc_tag_name - the name of a fast-commit tag (enum
+ * recover_fc_tag), as debugfs's logdump prints it: "ADD_RANGE",
+ * "DEL_RANGE", "CREAT_DENTRY", "ADD_ENTRY", "DEL_ENTRY", "INODE", "PAD",
+ * "TAIL", "HEAD".
+ * Returns: the name (static storage), or NULL for a number that is no tag.
+ */
+const char *recover_fc_tag_name(unsigned int tag);
 
 /*
  * An fsck tool's journal replay (recover_fsck_replay()): what goes in and

@@ -31,14 +31,12 @@ static void text_strn(const char *s, unsigned int len)
 	putchar('"');
 }
 
-/* The names debugfs's logdump gives the fast-commit tags. */
+/* The names debugfs's logdump gives the fast-commit tags, "?" for none. */
 static const char *fc_tag_name(unsigned int tag)
 {
-	static const char *names[] = { "?", "ADD_RANGE", "DEL_RANGE",
-		"CREAT_DENTRY", "ADD_ENTRY", "DEL_ENTRY", "INODE", "PAD",
-		"TAIL", "HEAD" };
+	const char *name = recover_fc_tag_name(tag);
 
-	return tag < sizeof(names) / sizeof(names[0]) ? names[tag] : "?";
+	return name ? name : "?";
 }
 
 /*
@@ -111,25 +109,27 @@ static void list_fc_tag(const struct cli *c, const struct recover_event *ev)
 		printf("{\"type\":\"fc_tag\",\"tid\":%u,\"block\":%llu,"
 		       "\"tag\":\"%s\"", ev->tid, ev->jblock, name);
 		switch (ev->fc_tag) {
-		case 1:
+		case RECOVER_FC_TAG_ADD_RANGE:
 			printf(",\"inode\":%u,\"lblk\":%u,\"pblk\":%llu,"
 			       "\"len\":%llu,\"unwritten\":%s", ev->ino, ev->lblk,
 			       ev->fsblock, ev->count,
 			       ev->unwritten ? "true" : "false");
 			break;
-		case 2:
+		case RECOVER_FC_TAG_DEL_RANGE:
 			printf(",\"inode\":%u,\"lblk\":%u,\"len\":%llu",
 			       ev->ino, ev->lblk, ev->count);
 			break;
-		case 3: case 4: case 5:
+		case RECOVER_FC_TAG_CREAT:
+		case RECOVER_FC_TAG_LINK:
+		case RECOVER_FC_TAG_UNLINK:
 			printf(",\"parent\":%u,\"inode\":%u,\"name\":",
 			       ev->parent, ev->ino);
 			json_strn(ev->name, ev->name_len);
 			break;
-		case 6:
+		case RECOVER_FC_TAG_INODE:
 			printf(",\"inode\":%u", ev->ino);
 			break;
-		case 9:
+		case RECOVER_FC_TAG_HEAD:
 			printf(",\"features\":%u", ev->features);
 			break;
 		}
@@ -138,26 +138,28 @@ static void list_fc_tag(const struct cli *c, const struct recover_event *ev)
 	}
 	printf("  tag %s", name);
 	switch (ev->fc_tag) {
-	case 1:
+	case RECOVER_FC_TAG_ADD_RANGE:
 		printf(", inode %u, lblk %u, pblk %llu, len %llu%s", ev->ino,
 		       ev->lblk, ev->fsblock, ev->count,
 		       ev->unwritten ? " (unwritten)" : "");
 		break;
-	case 2:
+	case RECOVER_FC_TAG_DEL_RANGE:
 		printf(", inode %u, lblk %u, len %llu", ev->ino, ev->lblk,
 		       ev->count);
 		break;
-	case 3: case 4: case 5:
+	case RECOVER_FC_TAG_CREAT:
+	case RECOVER_FC_TAG_LINK:
+	case RECOVER_FC_TAG_UNLINK:
 		printf(", parent %u, ino %u, name ", ev->parent, ev->ino);
 		text_strn(ev->name, ev->name_len);
 		break;
-	case 6:
+	case RECOVER_FC_TAG_INODE:
 		printf(", inode %u", ev->ino);
 		break;
-	case 8:
+	case RECOVER_FC_TAG_TAIL:
 		printf(", tid %u", ev->tid);
 		break;
-	case 9:
+	case RECOVER_FC_TAG_HEAD:
 		printf(", features 0x%x, tid %u", ev->features, ev->tid);
 		break;
 	}

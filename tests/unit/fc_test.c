@@ -462,6 +462,28 @@ static void test_short_rest(void **state)
 	free(b1);
 }
 
+/* recover_fc_tag_name(): the public numbers and debugfs's names. */
+static void test_tag_names(void **state)
+{
+	static const char *const want[] = { NULL, "ADD_RANGE", "DEL_RANGE",
+		"CREAT_DENTRY", "ADD_ENTRY", "DEL_ENTRY", "INODE", "PAD",
+		"TAIL", "HEAD", NULL };
+	unsigned int tag;
+
+	(void)state;
+	assert_int_equal(RECOVER_FC_TAG_ADD_RANGE, 1);
+	assert_int_equal(RECOVER_FC_TAG_UNLINK, 5);
+	assert_int_equal(RECOVER_FC_TAG_HEAD, 9);
+	for (tag = 0; tag < sizeof(want) / sizeof(want[0]); tag++) {
+		if (want[tag])
+			assert_string_equal(recover_fc_tag_name(tag), want[tag]);
+		else
+			assert_null(recover_fc_tag_name(tag));
+	}
+	assert_null(recover_fc_tag_name(0xffff));
+	assert_null(recover_fc_tag_name(~0u));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_pad_across_blocks),
 		cmocka_unit_test(test_lengths),
 		cmocka_unit_test(test_short_rest),
+		cmocka_unit_test(test_tag_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
