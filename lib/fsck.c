@@ -31,18 +31,6 @@
 
 #define FSCK_FLAGS	(RECOVER_FL_FULL_REVOKE | RECOVER_FL_NO_READAHEAD)
 
-void recovery_skipped(struct recover_struct *r, const struct jtag *t,
-		      enum recover_fate fate)
-{
-	struct recover_event ev;
-
-	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
-	ev.fsblock = t->fsblk;
-	ev.flags = t->flags;
-	ev.fate = fate;
-	(void)r->skipped(r->skipped_data, &ev);
-}
-
 /*
  * The errno value the kernel's jbd2_journal_recover() returns for what the
  * scan and the replay found (recover_stats.error, bad_csum), positive.

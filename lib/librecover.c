@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 const char *recover_version(void)
 {
@@ -83,27 +84,6 @@ static errcode_t load_options(struct recover_options *dst,
 	memcpy(dst, src, have < sizeof(*dst) ? have : sizeof(*dst));
 	dst->size = sizeof(*dst);
 	return 0;
-}
-
-/*
- * A struct of the library's out into the caller's, which starts with the
- * caller's size: as many bytes as both know, the caller's size kept.
- */
-void recover_copy_out(void *dst, const void *src, size_t lib_size)
-{
-	size_t want;
-
-	if (!dst)
-		return;
-	memcpy(&want, dst, sizeof(want));
-	if (want <= sizeof(want))
-		return;
-	if (want > lib_size) {
-		memset((unsigned char *)dst + lib_size, 0, want - lib_size);
-		want = lib_size;
-	}
-	memcpy((unsigned char *)dst + sizeof(want),
-	       (const unsigned char *)src + sizeof(want), want - sizeof(want));
 }
 
 static errcode_t new_handle(const struct recover_options *opts,
@@ -234,25 +214,22 @@ void recover_get_stats(recover_t r, struct recover_stats *st)
  */
 errcode_t recover_scan(recover_t r)
 {
-	if (r->scan_err)
-		return about(&r->opts, recover_journal_about(r), r->scan_err);
-	if (r->scanned)
-		return 0;
-	r->scan_err = recovery_scan(r);
-	return about(&r->opts, recover_journal_about(r), r->scan_err);
+	return about(&r->opts, recover_journal_about(r), lifecycle_scan(r));
 }
 
 errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 {
+	errcode_t err;
+
 	if (r->scan_err)
 		return about(&r->opts, recover_journal_about(r), r->scan_err);
 	if (r->scanned)
 		return about(&r->opts, RECOVER_ABOUT_FS, RECOVER_ET_ALREADY_DONE);
 	r->event = fn;
 	r->event_data = data;
-	r->scan_err = recovery_scan(r);
+	err = lifecycle_scan(r);
 	r->event = NULL;
-	return about(&r->opts, recover_journal_about(r), r->scan_err);
+	return about(&r->opts, recover_journal_about(r), err);
 }
 
 errcode_t recover_save_fd(recover_t r, int fd)

@@ -341,6 +341,12 @@ struct recover_struct {
 	int		fsck;
 	recover_event_fn skipped;
 	void		*skipped_data;
+	/*
+	 * Called at every progress point of the passes (notify.c): the
+	 * lifecycle's, which keeps a held MMP block fresh (mmp_update()), so
+	 * that the passes need not know of MMP.  NULL: nothing.
+	 */
+	errcode_t	(*tick)(struct recover_struct *r);
 };
 
 /* ---- dumps older than their filesystem (stale.c) ------------------------- */
@@ -353,9 +359,6 @@ void stale_facts(struct recover_struct *r, unsigned char *blk);
  * written (unless RECOVER_FL_STALE_DUMP).  0 for any other source.
  */
 errcode_t stale_check(struct recover_struct *r);
-
-/* A library struct out into a caller's that says its size (librecover.c). */
-void recover_copy_out(void *dst, const void *src, size_t lib_size);
 
 /* What the errors of the journal are about: its path, or the filesystem. */
 static inline enum recover_about
@@ -390,6 +393,13 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 			 ext2_filsys fs, enum recover_about *what);
 /* recover_needs_recovery(). */
 int lifecycle_needs_recovery(const struct recover_struct *r);
+/*
+ * The passes that read the log, once (recover_scan(), recover_walk(), and
+ * the start of a replay): SCAN, the fast-commit area, REVOKE's own pass
+ * where the strategy has one, and for recover_walk() the fates and the
+ * end.  A failure is kept and returned again.
+ */
+errcode_t lifecycle_scan(struct recover_struct *r);
 /* recover_replay(): the checks, the passes and the ordered end. */
 errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
 /* Close the journals and a filesystem the library opened (MMP released). */
@@ -411,7 +421,8 @@ static inline int recovery_revoked(const struct recover_struct *r,
 errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
 			     size_t i, const unsigned char *state,
 			     unsigned char wanted, const unsigned char **data);
-errcode_t recovery_scan(struct recover_struct *r);
+/* SCAN (recovery.c); rd is left with its window, for the passes after. */
+errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd);
 /* recover_walk(): what a replay does with each kept tag (plan.c). */
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);
 errcode_t recovery_restore_inode(struct recover_struct *r);
@@ -485,9 +496,6 @@ void fc_replay_free(struct recover_struct *r);
 errcode_t recovery_replay(struct recover_struct *r);
 /* The REPLAY pass proper: each block's last good copy, once (replay.c). */
 errcode_t replay_blocks(struct recover_struct *r);
-/* recover_fsck_replay()'s callback for a copy the replay skips (fsck.c). */
-void recovery_skipped(struct recover_struct *r, const struct jtag *t,
-		      enum recover_fate fate);
 
 /* A logged block and one of its copies (an index in r->tags). */
 struct replay_block {

@@ -29,6 +29,7 @@
 #include "ext4_fs.h"
 #include "journal.h"
 #include "metabg.h"
+#include "notify.h"
 
 /*
  * The feature bits libext2fs does not know, judged and told to the caller
@@ -167,6 +168,8 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 {
 	errcode_t err;
 
+	/* The passes' progress points keep a held MMP block fresh. */
+	r->tick = mmp_update;
 	*what = RECOVER_ABOUT_FS;
 	if (device) {
 		err = open_device(r, device);
@@ -253,26 +256,6 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 out:
 	free(buf);
 	return err;
-}
-
-/*
- * e2fsck writes the inode it built from the superblock's backup over the
- * journal inode as soon as it has found the backup usable, before it
- * replays anything (e2fsck_get_journal()): the replay may then overwrite
- * it again with a logged copy of its inode table block.
- */
-errcode_t recovery_restore_inode(struct recover_struct *r)
-{
-	errcode_t err;
-
-	if (!r->src.from_backup || r->inode_restored)
-		return 0;
-	r->st.wrote = 1;
-	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
-	if (err)
-		return err;
-	r->inode_restored = 1;
-	return 0;
 }
 
 /*
@@ -471,6 +454,52 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 	return 0;
 }
 
+/*
+ * The passes after SCAN, in the kernel's order: the fast-commit area is
+ * read once the log's end is known; the full revoke strategy reads its
+ * records in a pass of its own (unless the log already failed); then, for
+ * recover_walk(), each tag's fate once they are final, and the end.
+ */
+static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
+{
+	struct recover_event ev;
+	errcode_t err;
+
+	err = fc_scan_area(r);
+	if (err)
+		return err;
+	if (!r->st.error)
+		err = revoke_finish(r, rd);
+	if (!err)
+		err = recovery_plan(r, rd);
+	if (!err && r->event) {
+		recovery_event_init(&ev, RECOVER_EV_END, r->st.end_at.tid,
+				    r->st.end_at.jblock);
+		ev.end = r->st.end_reason;
+		err = recovery_event_send(r, &ev);
+	}
+	r->st.revoke_kept = revoke_kept(&r->revoke);
+	r->st.table_bytes = r->revoke.peak_bytes +
+			    r->tags_cap * sizeof(*r->tags);
+	return err;
+}
+
+errcode_t lifecycle_scan(struct recover_struct *r)
+{
+	struct jreader rd;
+
+	if (r->scan_err || r->scanned)
+		return r->scan_err;
+	memset(&rd, 0, sizeof(rd));
+	r->scan_err = recovery_scan(r, &rd);
+	if (!r->scan_err && r->sb.pub.start)
+		r->scan_err = read_passes(r, &rd);
+	jreader_free(&rd);
+	if (!r->scan_err)
+		r->scanned = 1;
+	return r->scan_err;
+}
+
 errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 {
 	int dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
@@ -485,7 +514,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	if (r->st.mounted)
 		return RECOVER_ET_MOUNTED;
 	*what = recover_journal_about(r);
-	err = recover_scan(r);
+	err = lifecycle_scan(r);
 	if (err)
 		return err;
 	/* e2fsck -y would delete this journal, its log unreplayed. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * notify.c -- the caller's callbacks, called from the passes: the progress
- * of each pass, which is also where a held MMP block is kept fresh, and
- * the events of recover_walk().
+ * of each pass (where the lifecycle's tick, which keeps a held MMP block
+ * fresh, also runs), the events of recover_walk(), the copies an fsck
+ * tool's replay skips; and the copy of a library struct into a caller's.
  */
 #include "config.h"
 
@@ -27,9 +28,11 @@ errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 		return 0;
 	r->progress_next = done + PROGRESS_EVERY;
 	/* Also where a long scan or replay keeps its MMP block fresh. */
-	err = mmp_update(r);
-	if (err)
-		return err;
+	if (r->tick) {
+		err = r->tick(r);
+		if (err)
+			return err;
+	}
 	if (!r->opts.progress)
 		return 0;
 	if (r->opts.progress(r->opts.progress_data, pass, done, total))
@@ -54,4 +57,39 @@ errcode_t recovery_event_send(struct recover_struct *r,
 			      const struct recover_event *ev)
 {
 	return r->event(r->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
+}
+
+void recovery_skipped(struct recover_struct *r, const struct jtag *t,
+		      enum recover_fate fate)
+{
+	struct recover_event ev;
+
+	if (!r->skipped)
+		return;
+	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
+	ev.fsblock = t->fsblk;
+	ev.flags = t->flags;
+	ev.fate = fate;
+	(void)r->skipped(r->skipped_data, &ev);
+}
+
+/*
+ * A struct of the library's out into the caller's, which starts with the
+ * caller's size: as many bytes as both know, the caller's size kept.
+ */
+void recover_copy_out(void *dst, const void *src, size_t lib_size)
+{
+	size_t want;
+
+	if (!dst)
+		return;
+	memcpy(&want, dst, sizeof(want));
+	if (want <= sizeof(want))
+		return;
+	if (want > lib_size) {
+		memset((unsigned char *)dst + lib_size, 0, want - lib_size);
+		want = lib_size;
+	}
+	memcpy((unsigned char *)dst + sizeof(want),
+	       (const unsigned char *)src + sizeof(want), want - sizeof(want));
 }

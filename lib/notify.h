@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * notify.h -- what the library tells its caller while it works: how far a
- * pass is (recover_options.progress) and recover_walk()'s events.  These
- * are the one call upwards from the passes (doc/design.md); either
- * callback may ask to stop, which comes back as RECOVER_ET_INTERRUPTED.
+ * pass is (recover_options.progress), recover_walk()'s events, the copies
+ * an fsck tool's replay skips (recover_fsck_replay()), and the structs it
+ * fills in for the caller.  The caller's callbacks are reached only from
+ * here; either may ask to stop, which comes back as RECOVER_ET_INTERRUPTED.
  */
 #ifndef NOTIFY_H
 #define NOTIFY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "librecover.h"
@@ -24,10 +26,22 @@ errcode_t recovery_event_send(struct recover_struct *r,
 			      const struct recover_event *ev);
 
 /*
- * Tell the caller how far a pass is; also where the MMP block is kept
- * fresh.  RECOVER_ET_INTERRUPTED when the caller asks to stop.
+ * Tell the caller how far a pass is; also where the lifecycle's tick (the
+ * MMP block kept fresh) runs.  RECOVER_ET_INTERRUPTED when the caller asks
+ * to stop.
  */
 errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
+
+/*
+ * recover_fsck_replay()'s callback, if any, for a copy the replay skips
+ * (fate: why).
+ */
+void recovery_skipped(struct recover_struct *r, const struct jtag *t,
+		      enum recover_fate fate);
+
+/* A library struct out into a caller's that says its size (librecover.h,
+ * "Structs that grow"); dst NULL: nothing. */
+void recover_copy_out(void *dst, const void *src, size_t lib_size);
 
 #endif /* NOTIFY_H */

@@ -45,7 +45,7 @@
 
 struct scan {
 	struct recover_struct *r;
-	struct jreader	rd;
+	struct jreader	*rd;		/* the caller's, kept for the passes after */
 	uint32_t	blk;		/* next log block */
 	uint32_t	tid;		/* tid expected next */
 	uint32_t	crc32_sum;	/* COMPAT_CHECKSUM, per transaction */
@@ -81,7 +81,7 @@ struct scan {
  */
 static unsigned int scan_ahead(struct scan *s)
 {
-	const struct jreader *rd = &s->rd;
+	const struct jreader *rd = s->rd;
 
 	if (s->r->sb.csum_v1)
 		return rd->cap;
@@ -198,7 +198,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 			return err;
 		if (sum) {
 			/* The kernel ends the scan where it cannot read. */
-			err = jreader_get(&s->rd, s->blk, &data);
+			err = jreader_get(s->rd, s->blk, &data);
 			if (err) {
 				s->stop = err;
 				return 0;
@@ -412,7 +412,7 @@ static errcode_t scan_log(struct scan *s)
 		r->st.end_at.jblock = s->blk;
 		r->st.end_at.tid = s->tid;
 		readahead_progress(s->ra, r->st.log_blocks);
-		err = jreader_fetch(&s->rd, s->blk, jreader_holds(&s->rd, s->blk) ?
+		err = jreader_fetch(s->rd, s->blk, jreader_holds(s->rd, s->blk) ?
 				    0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_DUMP_END) {
 			truncated(s);
@@ -492,7 +492,13 @@ static errcode_t scan_log(struct scan *s)
 	}
 }
 
-errcode_t recovery_scan(struct recover_struct *r)
+/*
+ * SCAN: the log from s_start to its end, its tags kept and its revoke
+ * records handed to the revoke strategy; rd (the caller's, to free) is
+ * left holding the window the passes after it read through.  An empty log
+ * (s_start 0) is not read.
+ */
+errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd)
 {
 	struct scan s;
 	errcode_t err;
@@ -501,10 +507,8 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.r = r;
 	r->st.first_tid = r->sb.pub.sequence;
 	r->st.end_tid = r->sb.pub.sequence;
-	if (!r->sb.pub.start) {
-		r->scanned = 1;
+	if (!r->sb.pub.start)
 		return 0;
-	}
 	s.blk = r->sb.pub.start;
 	s.tid = r->sb.pub.sequence;
 	s.crc32_sum = ~0U;
@@ -517,9 +521,10 @@ errcode_t recovery_scan(struct recover_struct *r)
 	s.desc = malloc(r->sb.pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
-	err = jreader_init(&s.rd, &r->src, r->sb.last);
+	err = jreader_init(rd, &r->src, r->sb.last);
 	if (err)
 		goto out;
+	s.rd = rd;
 	s.ra = readahead_start(r);
 	err = scan_log(&s);
 	if (!err)
@@ -534,29 +539,7 @@ errcode_t recovery_scan(struct recover_struct *r)
 	drop_txn(&s);
 	if (!s.end_set)
 		r->st.end_tid = s.tid;
-	/* The kernel reads the fast-commit area after the log's end is known. */
-	err = fc_scan_area(r);
-	if (err)
-		goto out;
-	if (!r->st.error)
-		err = revoke_finish(r, &s.rd);
-	/* recover_walk(): the fates, once final, then the end. */
-	if (!err)
-		err = recovery_plan(r, &s.rd);
-	if (!err && r->event) {
-		struct recover_event ev;
-
-		recovery_event_init(&ev, RECOVER_EV_END, r->st.end_at.tid,
-				    r->st.end_at.jblock);
-		ev.end = r->st.end_reason;
-		err = recovery_event_send(r, &ev);
-	}
-	r->st.revoke_kept = revoke_kept(&r->revoke);
-	r->st.table_bytes = r->revoke.peak_bytes +
-			    r->tags_cap * sizeof(*r->tags);
-	r->scanned = 1;
 out:
 	free(s.desc);
-	jreader_free(&s.rd);
 	return err;
 }

@@ -329,8 +329,7 @@ static void count(struct replay *p, int final)
 			good++;
 			break;
 		case C_BAD:
-			if (r->skipped)
-				recovery_skipped(r, t, RECOVER_FATE_BAD_CSUM);
+			recovery_skipped(r, t, RECOVER_FATE_BAD_CSUM);
 			if (!r->st.bad_csum++) {
 				r->st.bad_csum_at.jblock = t->jblk;
 				r->st.bad_csum_at.fsblock = t->fsblk;
@@ -338,8 +337,7 @@ static void count(struct replay *p, int final)
 			}
 			break;
 		case C_UNREAD:
-			if (r->skipped)
-				recovery_skipped(r, t, RECOVER_FATE_UNREADABLE);
+			recovery_skipped(r, t, RECOVER_FATE_UNREADABLE);
 			/* As the kernel does: go on, report at the end. */
 			if (!r->st.error) {
 				r->st.error = RECOVER_ET_LOG_IO;
@@ -460,6 +458,26 @@ static errcode_t check_tags(struct recover_struct *r)
 		if (jsource_owns(&r->src, t->fsblk) == 1)
 			return refuse_tag(r, RECOVER_ET_TAG_OWN_JOURNAL, t);
 	}
+	return 0;
+}
+
+/*
+ * e2fsck writes the inode it built from the superblock's backup over the
+ * journal inode as soon as it has found the backup usable, before it
+ * replays anything (e2fsck_get_journal()): the replay may then overwrite
+ * it again with a logged copy of its inode table block.
+ */
+errcode_t recovery_restore_inode(struct recover_struct *r)
+{
+	errcode_t err;
+
+	if (!r->src.from_backup || r->inode_restored)
+		return 0;
+	r->st.wrote = 1;
+	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
+	if (err)
+		return err;
+	r->inode_restored = 1;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "librecoverP.h"
+#include "notify.h"
 
 #define MISSING "/nonexistent/librecover-abi-test.img"
 
