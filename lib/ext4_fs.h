@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "librecover.h"
 #include "jbd2_fs.h"
 
 /* Fields of the ext4 superblock, byte offsets. */
@@ -86,5 +87,17 @@ struct ext4_super_update {
 
 /* Apply u to es; with metadata_csum, the checksum follows. */
 void ext4_super_update(unsigned char *es, const struct ext4_super_update *u);
+
+/* Feature bits libext2fs does not know (features.c). */
+/*
+ * The filesystem's incompat and ro_compat bits outside what the library
+ * in use supports (supp_*), into f, and whether the open may go on:
+ * EXT2_ET_UNSUPP_FEATURE for an unknown incompat bit a replay of full
+ * commits cannot ignore, EXT2_ET_RO_UNSUPP_FEATURE for an unknown ro_compat
+ * bit when rw, else 0 (f->tolerated then lists what is ignored).
+ */
+errcode_t features_judge(struct recover_fs_features *f, uint32_t incompat,
+			 uint32_t ro_compat, uint32_t supp_incompat,
+			 uint32_t supp_ro_compat, int rw);
 
 #endif /* EXT4_FS_H */

@@ -182,7 +182,7 @@ static int emit_tag(void *data, const struct fc_tag *t, int valid)
 	ev.name = (const char *)t->name;
 	ev.name_len = t->name_len;
 	ev.replayed = valid;
-	return r->event(r->event_data, &ev);
+	return r->notify.event(r->notify.event_data, &ev);
 }
 
 static errcode_t emit_simple(struct recover_struct *r,
@@ -194,7 +194,7 @@ static errcode_t emit_simple(struct recover_struct *r,
 	recovery_event_init(&ev, type, r->st.fc_tid, jblock);
 	ev.count = count;
 	ev.fc_end = r->st.fc_end;
-	return recovery_event_send(r, &ev);
+	return recovery_event_send(&r->notify, &ev);
 }
 
 /*
@@ -285,7 +285,7 @@ errcode_t fc_scan_area(struct recover_struct *r)
 	r->st.fc_tags = s.valid;
 	r->st.fc_blocks = s.valid_blocks;
 	r->st.fc_commits = s.commits;
-	if (r->event) {
+	if (r->notify.event) {
 		struct fc_scan again;
 
 		err = walk_area(r, &again, s.valid, 1);

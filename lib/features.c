@@ -14,7 +14,8 @@
 
 #include <stddef.h>
 
-#include "librecoverP.h"
+#include "jbd2_fs.h"
+#include "ext4_fs.h"
 
 struct feature_name {
 	enum recover_feature_type type;

@@ -11,7 +11,7 @@
  *
  * The handle is the ordinary one (recover_open_fs()); r->fsck makes the
  * end of the replay stop at the journal superblock, s_errno kept
- * (lifecycle.c), and r->skipped reports each skipped copy (replay.c).
+ * (lifecycle.c), and r->notify.skipped reports each skipped copy (replay.c).
  */
 #include "config.h"
 
@@ -105,8 +105,8 @@ errcode_t recover_fsck_replay(ext2_filsys fs, struct recover_fsck *caller)
 	if (err)
 		return err;
 	r->fsck = 1;
-	r->skipped = f.skipped;
-	r->skipped_data = f.skipped_data;
+	r->notify.skipped = f.skipped;
+	r->notify.skipped_data = f.skipped_data;
 	err = recover_replay(r);
 	recover_get_stats(r, &st);
 	recover_close(r);

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "librecoverP.h"
+#include "crc32c.h"
+#include "jbd2.h"
 
 /* crc32c over a buffer with the 4 bytes at skip counted as zero. */
 static uint32_t crc32c_skip(uint32_t crc, const unsigned char *buf,

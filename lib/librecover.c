@@ -99,6 +99,8 @@ static errcode_t new_handle(const struct recover_options *opts,
 	r->opts = *opts;
 	if (!r->opts.io_manager)
 		r->opts.io_manager = unix_io_manager;
+	r->notify.progress = r->opts.progress;
+	r->notify.progress_data = r->opts.progress_data;
 	mask = debug_mask();
 	if (mask & RECOVER_DEBUG_FULL_REVOKE)
 		r->opts.flags |= RECOVER_FL_FULL_REVOKE;
@@ -225,10 +227,10 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 		return about(&r->opts, recover_journal_about(r), r->scan_err);
 	if (r->scanned)
 		return about(&r->opts, RECOVER_ABOUT_FS, RECOVER_ET_ALREADY_DONE);
-	r->event = fn;
-	r->event_data = data;
+	r->notify.event = fn;
+	r->notify.event_data = data;
 	err = lifecycle_scan(r);
-	r->event = NULL;
+	r->notify.event = NULL;
 	return about(&r->opts, recover_journal_about(r), err);
 }
 

@@ -12,273 +12,12 @@
 #include "rtable.h"
 #include "crc32c.h"
 #include "array.h"
-
-/* ---- journal superblock and block decoding (jbd2.c) ---------------------- */
-
-/* The journal superblock, decoded, with the geometry derived from it. */
-struct jsuper {
-	struct recover_super pub;
-	uint32_t	last;		/* end of the normal log (exclusive) */
-	unsigned int	tag_bytes;	/* size of one descriptor tag */
-	unsigned int	tail;		/* checksum tail of descriptor/revoke */
-	unsigned int	revoke_rec;	/* bytes per revoke record: 4 or 8 */
-	int		csum_v1;	/* COMPAT_CHECKSUM */
-	int		csum_v2, csum_v3;
-	int		has_64bit;
-	int		async_commit;
-	uint32_t	csum_seed;	/* crc32c of the uuid (v2/v3) */
-};
-
-errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
-			    struct jsuper *sb);
-/* A dump may be cut short: it is replayed up to where it ends. */
-errcode_t jbd2_check_geometry(const struct jsuper *sb, uint64_t journal_blocks,
-			      int may_be_short);
-uint32_t jbd2_super_csum(const unsigned char *buf);
-void jbd2_super_set_csum(const struct jsuper *sb, unsigned char *buf);
-
-/* What a finished replay tells jbd2_reset_super(). */
-struct jbd2_reset {
-	int		had_log;	/* there was a log: it is emptied */
-	int		replayed;	/* and its replay succeeded */
-	uint32_t	end_tid;	/* the tid after the last one replayed */
-	int		failed_commit;	/* a commit block was corrupt */
-	int		keep_errno;	/* s_errno stays for the caller to carry
-					 * into the filesystem (fsck.c) */
-};
-
-/*
- * Write the end of a replay into buf, the journal superblock sb was
- * decoded from.  Returns 1 when s_errno was set: the filesystem is then
- * to be marked as having errors.
- */
-int jbd2_reset_super(const struct jsuper *sb, unsigned char *buf,
-		     const struct jbd2_reset *how);
-
-/* One decoded descriptor tag. */
-struct jbd2_tag {
-	uint64_t	blocknr;
-	uint32_t	csum;		/* as stored: 16 bits for v2, 32 for v3 */
-	uint16_t	flags;
-};
-
-/*
- * Iterate over a descriptor block's tags the way the kernel counts them:
- * stops at LAST_TAG or when the next tag would not fit before the tail.
- * *pos starts at 0; returns 1 with *tag filled, or 0 when done.
- */
-int jbd2_next_tag(const struct jsuper *sb, const unsigned char *blk,
-		  unsigned int *pos, struct jbd2_tag *tag);
-
-int jbd2_block_csum_ok(const struct jsuper *sb, const unsigned char *blk);
-int jbd2_commit_csum_ok(const struct jsuper *sb, const unsigned char *blk);
-int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
-		      const unsigned char *data, uint32_t stored);
-
-/*
- * Start iterating over a revoke block's records (jbd2_revoke_next() in
- * jbd2_fs.h).  RECOVER_ET_REVOKE_COUNT when r_count runs past the block (or
- * into its checksum tail); the iterator then holds no record.
- */
-errcode_t jbd2_revoke_begin(const struct jsuper *sb, const unsigned char *blk,
-			    struct jbd2_revoke_iter *it);
-
-/* Next log block after blk, wrapping from the log's end back to s_first. */
-static inline uint32_t jbd2_log_next(const struct jsuper *sb, uint32_t blk)
-{
-	blk++;
-	return blk >= sb->last ? sb->pub.first : blk;
-}
-
-/* ---- journal sources (source.c) ----------------------------------------- */
-
-struct jrun {
-	uint64_t	lblk;		/* first journal block of the run */
-	uint64_t	pblk;		/* where it lives on the device */
-	uint64_t	len;
-};
-
-struct jsource {
-	enum recover_source kind;	/* for the caller (recover_super) */
-	/*
-	 * What the source means for the passes, decided when it is opened,
-	 * so that they ask these rather than the kind:
-	 *   fs_journal  the journal the filesystem itself names (its inode or
-	 *               its external device): its needs_recovery flag and
-	 *               s_errno are about this log, and a log without the
-	 *               flag is not the journal's to replay on its own.  A
-	 *               dump is a copy: its log is replayed whatever the flag
-	 *               says, it must name the filesystem by UUID, and the end
-	 *               of a replay resets the filesystem's own journal only
-	 *               when that one holds the same log;
-	 *   external    an external journal device: an ext2 superblock of its
-	 *               own (ext2_sb) and a list of the filesystems using it;
-	 *   may_end_early  a dump, which may be cut short anywhere: it may
-	 *               hold fewer blocks than its superblock's s_maxlen, and
-	 *               a read past its end returns RECOVER_ET_DUMP_END (where
-	 *               the log is cut), not RECOVER_ET_JOURNAL_SHORT (a
-	 *               journal shorter than its superblock says: a fault).
-	 */
-	int		fs_journal;
-	int		external;
-	int		may_end_early;
-	io_channel	io;		/* device holding the journal */
-	int		own_io;		/* io is ours to close */
-	struct jrun	*runs;		/* journal inode's block map */
-	size_t		nruns;
-	struct jrun	*by_pblk;	/* the runs, in device order */
-	uint64_t	*tree;		/* its indirect or extent tree blocks,
-					 * sorted */
-	size_t		ntree, tree_cap;
-	uint64_t	blocks;		/* journal blocks available */
-	uint64_t	sb_block;	/* journal block of the superblock */
-	unsigned int	blocksize;
-	unsigned long long read_bytes;
-	/*
-	 * The journal inode failed e2fsck's checks and its blocks are mapped
-	 * through the superblock's backup (s_jnl_blocks): backup_inode is
-	 * the inode e2fsck builds from it, and writes over inode ino before
-	 * its replay.
-	 */
-	int		from_backup;
-	ext2_ino_t	ino;
-	struct ext2_inode backup_inode;
-	/* An external journal device's ext2 superblock, as read. */
-	unsigned char	ext2_sb[SUPERBLOCK_SIZE];
-};
-
-errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
-errcode_t jsource_open_path(struct jsource *s, const char *path,
-			    io_manager manager, unsigned int blocksize,
-			    int rw);
-/* A dump on its own (no filesystem): its superblock gives the block size. */
-errcode_t jsource_open_dump(struct jsource *s, const char *path,
-			    io_manager manager);
-errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
-		       void *buf);
-errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
-/*
- * Where journal block blk lives on the source's device (in its blocks);
- * *n, the blocks wanted from blk, is cut at the end of the run holding it.
- * Reads only what the open set: safe from another thread during a scan.
- */
-errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
-		      unsigned int *n);
-void jsource_close(struct jsource *s);
-/*
- * The journal inode's own blocks, as a tag may name them: 1 for a block of
- * its log or of its block map (indirect or extent tree blocks), 2 for the
- * block of its superblock, 0 for any other (and for any block of a source
- * that is no journal inode).
- */
-int jsource_owns(const struct jsource *s, uint64_t pblk);
-
-/*
- * A read-ahead window over the journal: the passes ask for one block at a
- * time, the window reads large runs.  Chunks never cross the log's end.
- */
-struct jreader {
-	struct jsource	*src;
-	unsigned char	*buf;
-	uint64_t	start;		/* first block in buf */
-	unsigned int	count;		/* blocks in buf */
-	unsigned int	cap;		/* buf capacity in blocks */
-	uint32_t	limit;		/* never read at or past this block */
-};
-
-errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit);
-errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p);
-/* The same, reading no more than want blocks (at least 1) when blk is not
- * in the window: for passes that know which blocks they need. */
-errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
-			const unsigned char **p);
-
-static inline int jreader_holds(const struct jreader *r, uint32_t blk)
-{
-	return blk >= r->start && blk < r->start + r->count;
-}
-void jreader_free(struct jreader *r);
-
-/* ---- the page cache filled ahead of the scan (readahead.c) -------------- */
-
-struct readahead;
-struct recover_struct;
-
-/*
- * A thread hinting the kernel to read the log ahead of the scan, through a
- * descriptor of its own; NULL when it does not run (RECOVER_FL_NO_READAHEAD,
- * a channel not of unix_io_manager, no log, or any failure: it is only a
- * hint).  The scan tells it how far it is (journal blocks walked, in log
- * order); readahead_stop() has it hint up to walked, joins it and returns
- * how many journal blocks it hinted.  All three take NULL.
- */
-struct readahead *readahead_start(const struct recover_struct *r);
-void readahead_progress(struct readahead *ra, uint64_t walked);
-unsigned long long readahead_stop(struct readahead *ra, uint64_t walked);
-
-/* ---- target: batched writes to the filesystem (target.c) --------------- */
-
-struct target {
-	io_channel	io;
-	unsigned int	blocksize;
-	int		dry_run;
-	unsigned char	*buf;
-	uint64_t	first;		/* fs block of buf[0] */
-	unsigned int	count;		/* blocks pending */
-	unsigned int	cap;
-	unsigned long long written_bytes;
-	int		issued;		/* a write went to io, done or not */
-};
-
-errcode_t target_init(struct target *t, io_channel io, unsigned int blocksize,
-		      int dry_run);
-errcode_t target_write(struct target *t, uint64_t blk, const unsigned char *data,
-		       int escape);
-errcode_t target_flush(struct target *t);
-void target_free(struct target *t);
-
-/* ---- the revoke strategy (revoke.c) ------------------------------------ */
-
-/*
- * Which logged copies revoke records cancel, by one of two strategies
- * (RECOVER_FL_FULL_REVOKE picks the second); see revoke.c for each one's
- * memory.  The scan calls revoke_logged() for every tag, revoke_block()
- * for every revoke block, and revoke_commit() or revoke_drop() at the end
- * of each transaction; revoke_finish() once the log's end is known;
- * the replay then asks revoke_cancels().
- */
-struct revoke {
-	int		full;		/* every record, in a REVOKE pass */
-	struct rtable	rt;		/* block -> highest revoking tid */
-	uint64_t	*pend;		/* default: the records of the
-					 * transaction being scanned */
-	size_t		npend, pend_cap;
-	uint32_t	*at;		/* full: revoke blocks of the
-					 * committed transactions */
-	size_t		nat, at_cap, txn_at;
-	size_t		peak_bytes;	/* of all the above, at most */
-};
-
-struct recover_struct;
-struct jreader;
-
-errcode_t revoke_init(struct revoke *rv, int full);
-/* A tag of transaction tid logs fsblk. */
-errcode_t revoke_logged(struct revoke *rv, uint64_t fsblk, uint32_t tid);
-/* A revoke block at journal block at, its records in it (already checked). */
-errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
-		       uint32_t at);
-/* The transaction tid is committed and replayed, or (drop) it is not. */
-void revoke_commit(struct revoke *rv, uint32_t tid);
-void revoke_drop(struct revoke *rv);
-/* The scan is over: the full strategy's REVOKE pass reads its records. */
-errcode_t revoke_finish(struct recover_struct *r, struct jreader *rd);
-/* Is the copy of fsblk logged at tid cancelled?  *by (if not NULL) gets
- * the revoking tid. */
-int revoke_cancels(const struct revoke *rv, uint64_t fsblk, uint32_t tid,
-		   uint32_t *by);
-size_t revoke_kept(const struct revoke *rv);
-void revoke_free(struct revoke *rv);
+#include "notify.h"
+#include "jbd2.h"
+#include "source.h"
+#include "readahead.h"
+#include "target.h"
+#include "revoke.h"
 
 /* ---- recovery (recovery.c) --------------------------------------------- */
 
@@ -294,9 +33,7 @@ struct jtag {
 struct recover_struct {
 	ext2_filsys	fs;		/* NULL: recover_open_journal() */
 	int		own_fs;		/* recover_open() opened fs */
-	recover_event_fn event;		/* recover_walk()'s callback */
-	void		*event_data;
-	unsigned long long progress_next;
+	struct notify	notify;		/* the passes' hooks (notify.h) */
 	struct recover_options opts;
 	char		*journal_path;
 	struct jsource	src;
@@ -336,17 +73,9 @@ struct recover_struct {
 	/*
 	 * recover_fsck_replay() (fsck.c): the end of a replay stops at the
 	 * journal superblock, s_errno kept; the filesystem superblock is
-	 * the caller's.  skipped: its callback for each copy skipped.
+	 * the caller's (notify.skipped: its callback for each copy skipped).
 	 */
 	int		fsck;
-	recover_event_fn skipped;
-	void		*skipped_data;
-	/*
-	 * Called at every progress point of the passes (notify.c): the
-	 * lifecycle's, which keeps a held MMP block fresh (mmp_update()), so
-	 * that the passes need not know of MMP.  NULL: nothing.
-	 */
-	errcode_t	(*tick)(struct recover_struct *r);
 };
 
 /* ---- dumps older than their filesystem (stale.c) ------------------------- */
@@ -366,19 +95,6 @@ recover_journal_about(const struct recover_struct *r)
 {
 	return r->journal_path ? RECOVER_ABOUT_JOURNAL : RECOVER_ABOUT_FS;
 }
-
-/* ---- feature bits (features.c) ------------------------------------------- */
-
-/*
- * The filesystem's incompat and ro_compat bits outside what the library
- * in use supports (supp_*), into f, and whether the open may go on:
- * EXT2_ET_UNSUPP_FEATURE for an unknown incompat bit a replay of full
- * commits cannot ignore, EXT2_ET_RO_UNSUPP_FEATURE for an unknown ro_compat
- * bit when rw, else 0 (f->tolerated then lists what is ignored).
- */
-errcode_t features_judge(struct recover_fs_features *f, uint32_t incompat,
-			 uint32_t ro_compat, uint32_t supp_incompat,
-			 uint32_t supp_ro_compat, int rw);
 
 /* ---- the life of a handle (lifecycle.c) ---------------------------------- */
 

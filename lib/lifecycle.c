@@ -163,13 +163,20 @@ static void adopt_fs(struct recover_struct *r, ext2_filsys fs)
 	mmp_publish(r);
 }
 
+/* notify's tick: the MMP block rewritten when its interval has passed. */
+static errcode_t mmp_tick(void *arg)
+{
+	return mmp_update(arg);
+}
+
 errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 			 ext2_filsys fs, enum recover_about *what)
 {
 	errcode_t err;
 
 	/* The passes' progress points keep a held MMP block fresh. */
-	r->tick = mmp_update;
+	r->notify.tick = mmp_tick;
+	r->notify.tick_arg = r;
 	*what = RECOVER_ABOUT_FS;
 	if (device) {
 		err = open_device(r, device);
@@ -469,14 +476,15 @@ static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
 	if (err)
 		return err;
 	if (!r->st.error)
-		err = revoke_finish(r, rd);
+		err = revoke_finish(&r->revoke, rd, &r->sb,
+				    r->st.revoke_records, &r->notify);
 	if (!err)
 		err = recovery_plan(r, rd);
-	if (!err && r->event) {
+	if (!err && r->notify.event) {
 		recovery_event_init(&ev, RECOVER_EV_END, r->st.end_at.tid,
 				    r->st.end_at.jblock);
 		ev.end = r->st.end_reason;
-		err = recovery_event_send(r, &ev);
+		err = recovery_event_send(&r->notify, &ev);
 	}
 	r->st.revoke_kept = revoke_kept(&r->revoke);
 	r->st.table_bytes = r->revoke.peak_bytes +

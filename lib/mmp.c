@@ -150,8 +150,8 @@ static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
 		/* A signal ends it early: the callback is asked at once. */
 		nanosleep(&step, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		r->progress_next = 0;
-		err = recovery_progress(r, RECOVER_PASS_MMP,
+		r->notify.progress_next = 0;
+		err = recovery_progress(&r->notify, RECOVER_PASS_MMP,
 					*done + secs - (unsigned int)
 					(end.tv_sec - now.tv_sec > 0 ?
 					 end.tv_sec - now.tv_sec : 0), total);
@@ -289,8 +289,8 @@ errcode_t mmp_take(struct recover_struct *r)
 	info->planned_wait = total = planned_wait(fs, m);
 	one = one_wait(wait_interval(fs, m));
 	mmp_publish(r);
-	r->progress_next = 0;
-	err = recovery_progress(r, RECOVER_PASS_MMP, 0, total);
+	r->notify.progress_next = 0;
+	err = recovery_progress(&r->notify, RECOVER_PASS_MMP, 0, total);
 	if (err)
 		goto refused;
 
@@ -336,8 +336,8 @@ waited:
 	r->mmp_interval = fs->super->s_mmp_update_interval ?
 			  fs->super->s_mmp_update_interval : 1;
 	mmp_publish(r);
-	r->progress_next = 0;
-	return recovery_progress(r, RECOVER_PASS_MMP, total, total);
+	r->notify.progress_next = 0;
+	return recovery_progress(&r->notify, RECOVER_PASS_MMP, total, total);
 
 refused:
 	/* Only the descriptor to close: nothing of ours is held. */

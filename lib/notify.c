@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#include "librecoverP.h"
 #include "notify.h"
 
 /* The units of a pass (log blocks, copies, revoke blocks...) between two
@@ -19,23 +18,23 @@
 /* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
  * and at its end); it may ask to stop.  A multi-mount protection block
  * held is rewritten here when its interval has passed. */
-errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
+errcode_t recovery_progress(struct notify *n, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total)
 {
 	errcode_t err;
 
-	if (done < r->progress_next && done != total)
+	if (done < n->progress_next && done != total)
 		return 0;
-	r->progress_next = done + PROGRESS_EVERY;
+	n->progress_next = done + PROGRESS_EVERY;
 	/* Also where a long scan or replay keeps its MMP block fresh. */
-	if (r->tick) {
-		err = r->tick(r);
+	if (n->tick) {
+		err = n->tick(n->tick_arg);
 		if (err)
 			return err;
 	}
-	if (!r->opts.progress)
+	if (!n->progress)
 		return 0;
-	if (r->opts.progress(r->opts.progress_data, pass, done, total))
+	if (n->progress(n->progress_data, pass, done, total))
 		return RECOVER_ET_INTERRUPTED;
 	return 0;
 }
@@ -53,24 +52,24 @@ void recovery_event_init(struct recover_event *ev,
 }
 
 /* Hand an event to recover_walk()'s callback, which may ask to stop. */
-errcode_t recovery_event_send(struct recover_struct *r,
+errcode_t recovery_event_send(struct notify *n,
 			      const struct recover_event *ev)
 {
-	return r->event(r->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
+	return n->event(n->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
 }
 
-void recovery_skipped(struct recover_struct *r, const struct jtag *t,
-		      enum recover_fate fate)
+void recovery_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
+		      uint64_t fsblock, unsigned int flags, enum recover_fate fate)
 {
 	struct recover_event ev;
 
-	if (!r->skipped)
+	if (!n->skipped)
 		return;
-	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
-	ev.fsblock = t->fsblk;
-	ev.flags = t->flags;
+	recovery_event_init(&ev, RECOVER_EV_FATE, tid, jblock);
+	ev.fsblock = fsblock;
+	ev.flags = flags;
 	ev.fate = fate;
-	(void)r->skipped(r->skipped_data, &ev);
+	(void)n->skipped(n->skipped_data, &ev);
 }
 
 /*

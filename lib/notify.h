@@ -15,6 +15,24 @@
 #include "librecover.h"
 
 /*
+ * The hooks a pass is handed to tell the caller how it goes, instead of
+ * the handle: the caller's progress callback, recover_walk()'s callback,
+ * an fsck tool's callback for skipped copies, and the lifecycle's tick
+ * (which keeps a held MMP block fresh).  Any may be NULL.
+ */
+struct notify {
+	recover_progress_fn progress;
+	void		*progress_data;
+	unsigned long long progress_next; /* the next progress call at */
+	recover_event_fn event;		/* recover_walk()'s */
+	void		*event_data;
+	recover_event_fn skipped;	/* recover_fsck_replay()'s */
+	void		*skipped_data;
+	errcode_t	(*tick)(void *arg);
+	void		*tick_arg;
+};
+
+/*
  * recover_walk()'s events: one made with its type, tid and log block (the
  * rest zero), then handed to the callback (RECOVER_ET_INTERRUPTED if it
  * asks to stop).
@@ -22,7 +40,7 @@
 void recovery_event_init(struct recover_event *ev,
 			 enum recover_event_type type, uint32_t tid,
 			 uint64_t jblock);
-errcode_t recovery_event_send(struct recover_struct *r,
+errcode_t recovery_event_send(struct notify *n,
 			      const struct recover_event *ev);
 
 /*
@@ -30,15 +48,15 @@ errcode_t recovery_event_send(struct recover_struct *r,
  * MMP block kept fresh) runs.  RECOVER_ET_INTERRUPTED when the caller asks
  * to stop.
  */
-errcode_t recovery_progress(struct recover_struct *r, enum recover_pass pass,
+errcode_t recovery_progress(struct notify *n, enum recover_pass pass,
 			    unsigned long long done, unsigned long long total);
 
 /*
  * recover_fsck_replay()'s callback, if any, for a copy the replay skips
  * (fate: why).
  */
-void recovery_skipped(struct recover_struct *r, const struct jtag *t,
-		      enum recover_fate fate);
+void recovery_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
+		      uint64_t fsblock, unsigned int flags, enum recover_fate fate);
 
 /* A library struct out into a caller's that says its size (librecover.h,
  * "Structs that grow"); dst NULL: nothing. */

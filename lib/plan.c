@@ -36,7 +36,7 @@ static errcode_t emit_fate(struct recover_struct *r, const struct jtag *t,
 	ev.fate_tid = by_tid;
 	ev.fate_jblock = by_jblock;
 	ev.no_filesystem = !r->fs;
-	return recovery_event_send(r, &ev);
+	return recovery_event_send(&r->notify, &ev);
 }
 
 errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
@@ -50,7 +50,7 @@ errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd)
 	size_t nblocks = 0, i;
 	errcode_t err = 0;
 
-	if (!r->event || !r->ntags)
+	if (!r->notify.event || !r->ntags)
 		return 0;
 	fate = malloc(r->ntags);
 	/* The chain of each block's candidates, then (for a copy written)

@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "librecoverP.h"
+#include "readahead.h"
 
 /* How far ahead of the scan the hints go, in bytes. */
 #ifndef READAHEAD_WINDOW
@@ -203,16 +203,16 @@ static int init_sync(struct readahead *ra)
 	return 0;
 }
 
-struct readahead *readahead_start(const struct recover_struct *r)
+struct readahead *readahead_start(const struct jsource *src,
+				  const struct jsuper *sb,
+				  const unsigned char *jsb, unsigned int jsb_len)
 {
-	const struct jsource *src = &r->src;
 	struct readahead *ra;
 	sigset_t all, saved;
 	int err;
 
-	if ((r->opts.flags & RECOVER_FL_NO_READAHEAD) || !src->io ||
-	    src->io->manager != unix_io_manager || !src->io->name ||
-	    !r->sb.pub.start || r->sb.last <= r->sb.pub.first)
+	if (!src->io || src->io->manager != unix_io_manager ||
+	    !src->io->name || !sb->pub.start || sb->last <= sb->pub.first)
 		return NULL;
 	ra = calloc(1, sizeof(*ra));
 	if (!ra)
@@ -220,13 +220,12 @@ struct readahead *readahead_start(const struct recover_struct *r)
 	ra->fd = -1;
 	ra->src = src;
 	ra->path = src->io->name;
-	ra->jsb = r->jsb_raw;
-	/* The open clears a superblock's garbage after s_errno in memory. */
-	ra->jsb_len = r->st.garbage_nr_users ? JSB_V1_SIZE : src->blocksize;
-	ra->start = r->sb.pub.start;
-	ra->first = r->sb.pub.first;
-	ra->last = r->sb.last;
-	ra->log_len = r->sb.last - r->sb.pub.first;
+	ra->jsb = jsb;
+	ra->jsb_len = jsb_len;
+	ra->start = sb->pub.start;
+	ra->first = sb->pub.first;
+	ra->last = sb->last;
+	ra->log_len = sb->last - sb->pub.first;
 	ra->window = READAHEAD_WINDOW / src->blocksize;
 	ra->chunk = READAHEAD_CHUNK / src->blocksize;
 	if (!ra->chunk)

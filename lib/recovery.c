@@ -134,13 +134,13 @@ static errcode_t emit(struct scan *s, enum recover_event_type type,
 {
 	struct recover_event ev;
 
-	if (!s->r->event)
+	if (!s->r->notify.event)
 		return 0;
 	recovery_event_init(&ev, type, s->tid, jblock);
 	ev.fsblock = fsblock;
 	ev.count = count;
 	ev.flags = flags;
-	return recovery_event_send(s->r, &ev);
+	return recovery_event_send(&s->r->notify, &ev);
 }
 
 static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
@@ -153,7 +153,7 @@ static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
 	uint32_t j = s->blk;
 	errcode_t err;
 
-	if (!s->r->event)
+	if (!s->r->notify.event)
 		return 0;
 	while (jbd2_next_tag(sb, blk, &pos, &tag))
 		n++;
@@ -236,7 +236,7 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 	}
 	nrec = jbd2_revoke_count(&it);
 	s->txn_revoke_records += nrec;
-	if (r->event) {
+	if (r->notify.event) {
 		struct jbd2_revoke_iter each = it;
 
 		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
@@ -372,13 +372,13 @@ static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
 {
 	struct recover_event ev;
 
-	if (!s->r->event)
+	if (!s->r->notify.event)
 		return 0;
 	recovery_event_init(&ev, RECOVER_EV_COMMIT, s->tid, at);
 	ev.commit_sec = c->sec;
 	ev.commit_nsec = c->nsec;
 	ev.replayed = replayed;
-	return recovery_event_send(s->r, &ev);
+	return recovery_event_send(&s->r->notify, &ev);
 }
 
 /*
@@ -405,7 +405,7 @@ static errcode_t scan_log(struct scan *s)
 			set_error(r, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
 			return RECOVER_ET_LOG_LOOP;
 		}
-		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
+		err = recovery_progress(&r->notify, RECOVER_PASS_SCAN, r->st.log_blocks,
 					s->log_len);
 		if (err)
 			return err;
@@ -513,7 +513,7 @@ errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd)
 	s.tid = r->sb.pub.sequence;
 	s.crc32_sum = ~0U;
 	s.log_len = r->sb.last - r->sb.pub.first;
-	r->progress_next = 0;
+	r->notify.progress_next = 0;
 	err = revoke_init(&r->revoke,
 			  !!(r->opts.flags & RECOVER_FL_FULL_REVOKE));
 	if (err)
@@ -525,10 +525,16 @@ errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd)
 	if (err)
 		goto out;
 	s.rd = rd;
-	s.ra = readahead_start(r);
+	/* A hint only: not with RECOVER_FL_NO_READAHEAD.  The open cleared a
+	 * superblock's garbage after s_errno in memory: the thread compares
+	 * the block it reads with the superblock as read, up to there. */
+	if (!(r->opts.flags & RECOVER_FL_NO_READAHEAD))
+		s.ra = readahead_start(&r->src, &r->sb, r->jsb_raw,
+				       r->st.garbage_nr_users ? JSB_V1_SIZE :
+				       r->src.blocksize);
 	err = scan_log(&s);
 	if (!err)
-		err = recovery_progress(r, RECOVER_PASS_SCAN, r->st.log_blocks,
+		err = recovery_progress(&r->notify, RECOVER_PASS_SCAN, r->st.log_blocks,
 					r->st.log_blocks);
 	/* The log's end is known: the replay reads the blocks up to it. */
 	r->st.readahead_blocks = readahead_stop(s.ra, err ? 0 :

@@ -93,7 +93,7 @@ static int by_jblk(const void *a, const void *b)
 /* Tell the caller how far the pass is: copies settled, of all tags. */
 static errcode_t step(struct replay *p)
 {
-	return recovery_progress(p->r, RECOVER_PASS_REPLAY, p->done,
+	return recovery_progress(&p->r->notify, RECOVER_PASS_REPLAY, p->done,
 				 p->r->ntags);
 }
 
@@ -329,7 +329,8 @@ static void count(struct replay *p, int final)
 			good++;
 			break;
 		case C_BAD:
-			recovery_skipped(r, t, RECOVER_FATE_BAD_CSUM);
+			recovery_skipped(&r->notify, t->tid, t->jblk, t->fsblk,
+					 t->flags, RECOVER_FATE_BAD_CSUM);
 			if (!r->st.bad_csum++) {
 				r->st.bad_csum_at.jblock = t->jblk;
 				r->st.bad_csum_at.fsblock = t->fsblk;
@@ -337,7 +338,8 @@ static void count(struct replay *p, int final)
 			}
 			break;
 		case C_UNREAD:
-			recovery_skipped(r, t, RECOVER_FATE_UNREADABLE);
+			recovery_skipped(&r->notify, t->tid, t->jblk, t->fsblk,
+					 t->flags, RECOVER_FATE_UNREADABLE);
 			/* As the kernel does: go on, report at the end. */
 			if (!r->st.error) {
 				r->st.error = RECOVER_ET_LOG_IO;
@@ -366,7 +368,7 @@ errcode_t replay_blocks(struct recover_struct *r)
 	memset(&tg, 0, sizeof(tg));
 	p.r = r;
 	p.check_all = sb->csum_v2 || sb->csum_v3;
-	r->progress_next = 0;
+	r->notify.progress_next = 0;
 	p.state = malloc(r->ntags ? r->ntags : 1);
 	p.prev = malloc((r->ntags ? r->ntags : 1) * sizeof(*p.prev));
 	err = target_init(&tg, r->fs->io, sb->pub.blocksize,
@@ -404,7 +406,7 @@ errcode_t replay_blocks(struct recover_struct *r)
 	p.counted = 1;
 	err = target_flush(&tg);
 	if (!err)
-		err = recovery_progress(r, RECOVER_PASS_REPLAY, r->ntags,
+		err = recovery_progress(&r->notify, RECOVER_PASS_REPLAY, r->ntags,
 					r->ntags);
 out:
 	if (!p.counted && p.state && p.blocks)

@@ -56,8 +56,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
-#include "notify.h"
+#include "array.h"
+#include "revoke.h"
 
 static void note_peak(struct revoke *rv)
 {
@@ -152,9 +152,10 @@ void revoke_drop(struct revoke *rv)
 }
 
 /* The REVOKE pass of the full strategy: every record into the table. */
-errcode_t revoke_finish(struct recover_struct *r, struct jreader *rd)
+errcode_t revoke_finish(struct revoke *rv, struct jreader *rd,
+			const struct jsuper *sb, unsigned long long records,
+			struct notify *n)
 {
-	struct revoke *rv = &r->revoke;
 	struct jbd2_revoke_iter it;
 	const unsigned char *blk;
 	uint64_t blocknr;
@@ -167,19 +168,19 @@ errcode_t revoke_finish(struct recover_struct *r, struct jreader *rd)
 	rv->npend = rv->pend_cap = 0;
 	if (!rv->full)
 		return 0;
-	r->progress_next = 0;
+	n->progress_next = 0;
 	rtable_free(&rv->rt);
-	err = rtable_init(&rv->rt, r->st.revoke_records);
+	err = rtable_init(&rv->rt, records);
 	if (err)
 		return err;
 	note_peak(rv);
 	for (i = 0; i < rv->nat; i++) {
-		err = recovery_progress(r, RECOVER_PASS_REVOKE, i + 1, rv->nat);
+		err = recovery_progress(n, RECOVER_PASS_REVOKE, i + 1, rv->nat);
 		if (err)
 			return err;
 		err = jreader_get(rd, rv->at[i], &blk);
 		if (!err)
-			err = jbd2_revoke_begin(&r->sb, blk, &it);
+			err = jbd2_revoke_begin(sb, blk, &it);
 		if (err)
 			return err;
 		while (jbd2_revoke_next(&it, &blocknr)) {

@@ -93,7 +93,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	if (!buf)
 		return ENOMEM;
 	sha256_init(&sum);
-	r->progress_next = 0;
+	r->notify.progress_next = 0;
 	for (blk = 0; blk < r->src.blocks && !err; blk += chunk) {
 		unsigned int n = r->src.blocks - blk < chunk ?
 				 (unsigned int)(r->src.blocks - blk) : chunk;
@@ -108,7 +108,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 		sha256_update(&sum, buf, done);
 		r->st.saved_bytes += done;
 		if (!err)
-			err = recovery_progress(r, RECOVER_PASS_SAVE, blk + n,
+			err = recovery_progress(&r->notify, RECOVER_PASS_SAVE, blk + n,
 						r->src.blocks);
 	}
 	/*

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
+#include "source.h"
 #include "ext4_fs.h"
 
 /* Large enough that a pass over the log is a few big sequential reads. */

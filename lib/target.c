@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
+#include "jbd2.h"
+#include "target.h"
 
 #define WRITE_CHUNK	(1U << 20)
 

@@ -21,6 +21,7 @@
 #include <e2p/e2p.h>
 
 #include "librecoverP.h"
+#include "ext4_fs.h"
 #include "jbd2_fs.h"
 
 static void test_known_bits(void **state)
