@@ -26,7 +26,8 @@
  *   revoke_log_default, revoke_log_full
  *       both strategies over one log through a handle (the full one's
  *       REVOKE pass, revoke_finish(), needs its journal reader):
- *       recovery_scan(), then revoke_cancels() on r->revoke per kept tag.
+ *       recovery_scan() and revoke_finish() with the scan's reader, then
+ *       revoke_cancels() on r->revoke per kept tag.
  *   replay_classify
  *       replay_classify() directly, on a handle-less recover_struct whose
  *       tags are made here and whose revoke table is fed by revoke.c.
@@ -192,12 +193,22 @@ static recover_t open_handle(unsigned int flags)
 	return r;
 }
 
-/* recovery_scan() itself, as recover_scan() calls it. */
+/*
+ * recovery_scan() itself, then the full strategy's REVOKE pass
+ * (revoke_finish()), as lifecycle_scan() runs them; a replay after it goes
+ * on from this scan.
+ */
 static recover_t scanned(unsigned int flags)
 {
 	recover_t r = open_handle(flags);
+	struct jreader rd;
 
-	assert_int_equal(recovery_scan(r), 0);
+	memset(&rd, 0, sizeof(rd));
+	assert_int_equal(recovery_scan(r, &rd), 0);
+	assert_int_equal(revoke_finish(&r->revoke, &rd, &r->sb,
+				       r->st.revoke_records, &r->notify), 0);
+	jreader_free(&rd);
+	r->scanned = 1;
 	return r;
 }
 
