@@ -5,8 +5,9 @@
 # lists, each under its version node, and nothing else, and the static
 # archive holds those names global and no other: an accidental export (a
 # helper left non-static, an internal function a static link would meet) or
-# a symbol dropped from the build fails here, not in a caller's link.  Every exported function is also declared in
-# the public header and named in librecover(3).
+# a symbol dropped from the build fails here, not in a caller's link.
+# Every exported function is also declared in the public header (or one of
+# the parts it includes) and named in librecover(3).
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
@@ -59,8 +60,10 @@ fi
 
 NCASES=$((NCASES + 1))
 for s in $(grep '^recover_' listed); do
-	grep -q "[ *]$s(" "$top_srcdir/lib/librecover.h" ||
-		fail "$s is exported but not declared in librecover.h"
+	cat "$top_srcdir/lib/librecover.h" "$top_srcdir"/lib/recover_stats.h \
+		"$top_srcdir"/lib/recover_walk.h "$top_srcdir"/lib/recover_fsck.h |
+		grep -q "[ *]$s(" ||
+		fail "$s is exported but not declared in librecover.h or its parts"
 	grep -q "$s" "$top_srcdir/man/librecover.3.in" ||
 		fail "$s is exported but librecover(3) does not name it"
 done

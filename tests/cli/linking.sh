@@ -46,7 +46,9 @@ PREFIX=$(sed -n 's/^prefix=//p' "$top_builddir/lib/librecover.pc")
 LIBDIR=$DEST$(sed -n 's/^libdir=//p' "$top_builddir/lib/librecover.pc" |
 	sed "s|\${exec_prefix}|$PREFIX|")
 ROOT=$DEST$PREFIX
-for f in include/librecover/librecover.h include/librecover/recover_err.h; do
+for f in include/librecover/librecover.h include/librecover/recover_err.h \
+	include/librecover/recover_stats.h include/librecover/recover_walk.h \
+	include/librecover/recover_fsck.h; do
 	[ -f "$ROOT/$f" ] || fail "$f is not installed under $ROOT"
 done
 for f in include/librecover.h include/recover_err.h; do
