@@ -276,6 +276,108 @@ out:
 
 /* Link name in parent to ino unless the name is there already; *added
  * says whether it was linked. */
+/*
+ * How large system.data's value may grow in the inode raw (c->isize
+ * bytes) that holds it, as the kernel reckons it: the space between the
+ * entries (with their 4-byte end) and the lowest value, plus the value's
+ * own (padded) size; without such an entry, less the room a new entry
+ * takes, rounded down to the padding.  0 when there is none.
+ */
+static size_t inline_value_room(const struct fcr *c, const unsigned char *raw)
+{
+	unsigned int extra = get_le16(raw + FC_I_EXTRA_ISIZE);
+	const unsigned char *first, *e, *end = raw + c->isize;
+	size_t min_offs, used, cur = 0, free;
+	int found = 0;
+
+	if (c->isize <= FC_GOOD_OLD_INODE_SIZE + extra + FC_XATTR_HDR_SIZE)
+		return 0;
+	first = raw + FC_GOOD_OLD_INODE_SIZE + extra + FC_XATTR_HDR_SIZE;
+	min_offs = (size_t)(end - first);
+	e = first;
+	if (get_le32(first - FC_XATTR_HDR_SIZE) == FC_XATTR_MAGIC) {
+		for (; e + 4 <= end && get_le32(e);
+		     e += FC_XATTR_LEN(e[FC_XE_NAME_LEN])) {
+			if (e + FC_XE_NAME + e[FC_XE_NAME_LEN] > end)
+				return 0;
+			if (!get_le32(e + FC_XE_VALUE_INUM) &&
+			    get_le32(e + FC_XE_VALUE_SIZE) &&
+			    get_le16(e + FC_XE_VALUE_OFFS) < min_offs)
+				min_offs = get_le16(e + FC_XE_VALUE_OFFS);
+			if (e[FC_XE_NAME_INDEX] == FC_XATTR_INDEX_SYSTEM &&
+			    e[FC_XE_NAME_LEN] == 4 &&
+			    !memcmp(e + FC_XE_NAME, FC_INLINE_DATA_NAME, 4)) {
+				found = 1;
+				cur = FC_XATTR_SIZE(get_le32(e +
+							     FC_XE_VALUE_SIZE));
+			}
+		}
+	}
+	used = (size_t)(e - first) + 4;
+	if (min_offs < used)
+		return 0;
+	free = min_offs - used;
+	if (found)
+		return free + cur;
+	if (free < FC_XATTR_LEN(4) + FC_XATTR_PAD)
+		return 0;
+	return (free - FC_XATTR_LEN(4)) & ~(size_t)(FC_XATTR_PAD - 1);
+}
+
+/*
+ * A name that does not fit in an inline directory's i_block: as the
+ * kernel's ext4_try_add_inline_entry() does, the directory first grows
+ * into the inode's extended-attribute space, while that part is empty, to
+ * as much as the space left allows (one empty entry spanning it, i_size
+ * the whole inline size); it becomes a block only when the names fill that
+ * too.  *grown says it grew.
+ */
+static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
+{
+	size_t size, room;
+	struct ext2_inode inode;
+	char *buf;
+	errcode_t err;
+
+	*grown = 0;
+	err = ext2fs_inline_data_size(c->fs, dir, &size);
+	if (err || size > EXT4_MIN_INLINE_DATA_SIZE)
+		return err;
+	err = fcr_read_inode(c, dir, c->ibuf2);
+	if (err)
+		return err;
+	room = inline_value_room(c, c->ibuf2);
+	/* Room for more than the smallest entry, or a block at once. */
+	if (room <= EXT2_DIR_REC_LEN(1))
+		return 0;
+	buf = calloc(1, EXT4_MIN_INLINE_DATA_SIZE + room);
+	if (!buf)
+		return ENOMEM;
+	err = ext2fs_read_inode(c->fs, dir, &inode);
+	if (!err)
+		err = ext2fs_inline_data_get(c->fs, dir, &inode, buf, &size);
+	if (!err) {
+		struct ext2_dir_entry *de =
+			(struct ext2_dir_entry *)(buf + EXT4_MIN_INLINE_DATA_SIZE);
+
+		de->inode = 0;
+		de->name_len = 0;
+		err = ext2fs_set_rec_len(c->fs, (unsigned int)room, de);
+	}
+	if (!err)
+		err = ext2fs_inline_data_set(c->fs, dir, &inode, buf,
+					     EXT4_MIN_INLINE_DATA_SIZE + room);
+	if (!err)
+		err = ext2fs_read_inode(c->fs, dir, &inode);
+	if (!err) {
+		inode.i_size = (__u32)(EXT4_MIN_INLINE_DATA_SIZE + room);
+		err = ext2fs_write_inode(c->fs, dir, &inode);
+	}
+	free(buf);
+	*grown = !err;
+	return err;
+}
+
 static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 			   int *added)
 {
@@ -301,6 +403,16 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 				  file_type(mode));
 		if (err != EXT2_ET_DIR_NO_SPACE)
 			break;
+		if (!tries && (fcr_small(c->ibuf2)->i_flags &
+			       EXT4_INLINE_DATA_FL)) {
+			int grown;
+
+			err = grow_inline_dir(c, t->parent, &grown);
+			if (err)
+				break;
+			if (grown)
+				continue;
+		}
 		if (!tries)
 			err = index_dir(c, t->parent, &indexed);
 		if (!err && !indexed)

@@ -104,6 +104,30 @@
 #define FC_EXTENT_MAGIC		0xF30A
 #define FC_ROOT_EXTENTS		4	/* a root's eh_max */
 
+/*
+ * The extended attributes kept in the inode, after its first 128 bytes and
+ * i_extra_isize more: a 4-byte header (the magic), then entries of 16 bytes
+ * and the name (each padded to 4 bytes, the list ended by 4 zero bytes),
+ * and the values, placed from the end of the inode down; a value's offset
+ * counts from the first entry.  An inline directory's names past i_block
+ * are the value of system.data (name index 7, name "data").
+ */
+#define FC_XATTR_MAGIC		0xEA020000U
+#define FC_XATTR_HDR_SIZE	4	/* the magic, le32 */
+#define FC_XE_NAME_LEN		0	/* e_name_len, u8 */
+#define FC_XE_NAME_INDEX	1	/* e_name_index, u8 */
+#define FC_XE_VALUE_OFFS	2	/* e_value_offs, le16 */
+#define FC_XE_VALUE_INUM	4	/* e_value_inum, le32 */
+#define FC_XE_VALUE_SIZE	8	/* e_value_size, le32 */
+#define FC_XE_NAME		16	/* the name, e_name_len bytes */
+#define FC_XATTR_PAD		4
+#define FC_XATTR_LEN(name_len)	(((name_len) + FC_XE_NAME + FC_XATTR_PAD - 1) & \
+				 ~(FC_XATTR_PAD - 1))
+#define FC_XATTR_SIZE(size)	(((size) + FC_XATTR_PAD - 1) & ~(FC_XATTR_PAD - 1))
+#define FC_I_EXTRA_ISIZE	128	/* i_extra_isize, le16 */
+#define FC_XATTR_INDEX_SYSTEM	7	/* the "system." names */
+#define FC_INLINE_DATA_NAME	"data"	/* system.data's name */
+
 static_assert(FC_ADD_RANGE_EXTENT + FC_EXTENT_SIZE == FC_ADD_RANGE_SIZE,
 	      "ADD_RANGE is an inode number and one extent");
 static_assert(FC_EXTENT_START_LO + 4 == FC_EXTENT_SIZE,
