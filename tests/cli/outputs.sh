@@ -10,7 +10,8 @@
 #    nothing touched (e2fsck -z refuses such a file too);
 #  - -s onto an empty file and onto an earlier dump, -z onto an empty file
 #    and onto an earlier undo file: replaced (exit 0 / 1);
-#  - -s - with standard output opened on the image (1<>img), appending to
+#  - -s - with standard output opened on the image (1<>img) or on the
+#    dump given with -j (>>, 1<>), appending to
 #    it (>>img), or appending to another image: exit 16, nothing touched;
 #    -s - >> an earlier dump is allowed;
 #  - as root, with a second user (nobody, through setpriv or runuser): a
@@ -88,6 +89,11 @@ refused "-s - (standard output): is the filesystem itself" "$J -s - img.img 1<>i
 refused "-s - (standard output): is the filesystem itself" "$J -s - img.img >>img.img"
 refused "-s - (standard output): $fs" "$J -s - img.img >>victim.img"
 refused "-s - (standard output): $fs" "$J -s - img.img 1<>other.img"
+# -s - onto the journal given with -j (a dump), appended to or rewritten.
+refused "-s - (standard output): is the journal given with -j" \
+	"$J -s - -j old.dump img.img >>old.dump"
+refused "-s - (standard output): is the journal given with -j" \
+	"$J -s - -j old.dump img.img 1<>old.dump"
 
 # What may be replaced: an empty file, an earlier dump, an undo file.
 NCASES=$((NCASES + 1))
