@@ -384,7 +384,7 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 	char name[FC_NAME_MAX + 1];
 	ext2_ino_t found;
 	errcode_t err;
-	int tries;
+	int tries, grew = 0, indexed = 0;
 
 	err = fcr_read_inode(c, t->parent, c->ibuf2);
 	if (err || !fcr_in_use(c->ibuf2) ||
@@ -396,26 +396,28 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
 			   &found))
 		return 0;
-	for (tries = 0; tries < 3; tries++) {
-		int indexed = 0;
+	/*
+	 * No room: an inline directory grows into its inode first (once), a
+	 * one-block directory becomes an htree where the kernel would make
+	 * it one (once), and otherwise the directory gets a block more.
+	 */
+	for (tries = 0; tries < 4; tries++) {
+		int done = 0;
 
 		err = ext2fs_link(c->fs, t->parent, name, t->ino,
 				  file_type(mode));
 		if (err != EXT2_ET_DIR_NO_SPACE)
 			break;
-		if (!tries && (fcr_small(c->ibuf2)->i_flags &
-			       EXT4_INLINE_DATA_FL)) {
-			int grown;
-
-			err = grow_inline_dir(c, t->parent, &grown);
-			if (err)
-				break;
-			if (grown)
-				continue;
+		err = 0;
+		if (!grew && (fcr_small(c->ibuf2)->i_flags &
+			      EXT4_INLINE_DATA_FL)) {
+			grew = 1;
+			err = grow_inline_dir(c, t->parent, &done);
+		} else if (!indexed) {
+			indexed = 1;
+			err = index_dir(c, t->parent, &done);
 		}
-		if (!tries)
-			err = index_dir(c, t->parent, &indexed);
-		if (!err && !indexed)
+		if (!err && !done)
 			err = ext2fs_expand_dir(c->fs, t->parent);
 		if (err)
 			break;
