@@ -108,7 +108,23 @@ fc_seed() {
 		KMOUNT_MAY_FAIL=
 		copy_img "$_b.img" "$_b.jr.img"
 		jrecover "$_b.jr.img"
-		if [ "$RUN_RC" -ne 8 ]; then
+		if [ "$RUN_RC" -eq 1 ]; then
+			# No judge; still say what jrecover's result is: does
+			# e2fsck -fn find anything (orphans aside: they go with
+			# the next mount), and is its tree the one before the
+			# shutdown?
+			_w=
+			fsck_problems "$_b.jr.img" "$_b.jr.fsck"
+			if ! grep -qiv orphan "$_b.jr.fsck"; then
+				_w="; e2fsck -fn finds nothing after jrecover (orphans aside)"
+				if [ -n "${FCRAND_LIVE:-}" ] &&
+				   tree_list "$_b.jr.img" "$_b.jr.tree" &&
+				   cmp -s "$_b.live.tree" "$_b.jr.tree"; then
+					_w="$_w, whose tree is the one before the shutdown"
+				fi
+			fi
+			seed_fail "the kernel refuses the image; jrecover exited 1, not 8$_w"
+		elif [ "$RUN_RC" -ne 8 ]; then
 			seed_fail "the kernel refuses the image; jrecover exited $RUN_RC, not 8"
 		elif ! cmp -s "$_b.img" "$_b.jr.img"; then
 			seed_fail "the kernel refuses the image; jrecover refused but wrote"
