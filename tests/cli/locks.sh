@@ -38,26 +38,18 @@ hashes() {
 	done
 }
 
-# held FILE: wait (at most 20 s) until /proc/locks lists a lock on FILE.
-held() {
+# lock_wait FILE yes|no: wait (at most 20 s) until /proc/locks lists a
+# lock on FILE (yes), or lists none (no: a killed holder's lock goes when
+# its last process has exited, which on a loaded machine can come after
+# the shell has reaped its own child).
+lock_wait() {
 	_ino=$(stat -c %i "$1")
 	_n=0
-	until grep -q ":$_ino " /proc/locks; do
+	while :; do
+		if grep -q ":$_ino " /proc/locks; then _l=yes; else _l=no; fi
+		[ "$_l" = "$2" ] && return 0
 		_n=$((_n + 1))
-		[ "$_n" -gt 200 ] && die "no lock on $1 appeared"
-		sleep 0.1
-	done
-}
-
-# released FILE: wait (at most 20 s) until /proc/locks lists no lock on
-# FILE (a killed holder's lock goes when its last process has exited, which
-# on a loaded machine can come after the shell has reaped its own child).
-released() {
-	_ino=$(stat -c %i "$1")
-	_n=0
-	while grep -q ":$_ino " /proc/locks; do
-		_n=$((_n + 1))
-		[ "$_n" -gt 200 ] && die "the lock on $1 was not released"
+		[ "$_n" -gt 200 ] && die "the lock on $1: still '$_l' after 20 s"
 		sleep 0.1
 	done
 }
@@ -94,7 +86,7 @@ for k in image dump; do
 	"$JRECOVER" -q -s - $src > pipe 2> holder.err &
 	hpid=$!
 	exec 3< pipe
-	held "$lockf"
+	lock_wait "$lockf" yes
 	# shellcheck disable=SC2086
 	refused "$hpid" "a replay beside jrecover -s ($k)" $other
 	grep -q "^jrecover: $lockf: locked" l.err ||
@@ -112,7 +104,7 @@ rm -f target2.img
 # --- another program ---------------------------------------------------------------
 flock -x img.img sleep 30 &
 fpid=$!
-held img.img
+lock_wait img.img yes
 # flock(1) holds the lock itself and runs sleep under it.
 refused "$fpid" "a replay beside flock -x" img.img
 refused "$fpid" "-n beside flock -x" -n img.img
@@ -122,7 +114,7 @@ refused "$fpid" "-i beside flock -x" -i img.img
 kids=$(awk -v p="$fpid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 kill $kids "$fpid" 2> /dev/null
 wait "$fpid" 2> /dev/null
-released img.img
+lock_wait img.img no
 
 NCASES=$((NCASES + 1))
 jrecover img.img
