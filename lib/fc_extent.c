@@ -162,6 +162,25 @@ static blk64_t clusters_of(ext2_filsys fs, blk64_t pblk, blk64_t len,
 	return n;
 }
 
+/*
+ * The next entry of a walk over h's tree in order (*op: EXT2_EXTENT_ROOT
+ * to start), each once: an index entry on its first visit, then the
+ * entries below it.  EXT2_ET_EXTENT_NO_NEXT at the end.
+ */
+static errcode_t next_extent(ext2_extent_handle_t h, int *op,
+			     struct ext2fs_extent *ex)
+{
+	errcode_t err;
+
+	do {
+		err = ext2fs_extent_get(h, *op, ex);
+		*op = EXT2_EXTENT_NEXT;
+		if (err == EXT2_ET_NO_CURRENT_NODE)
+			err = EXT2_ET_EXTENT_NO_NEXT;
+	} while (!err && (ex->e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT));
+	return err;
+}
+
 /* Every block an extent inode maps, and its tree blocks: marked in the
  * block bitmap (mark), or noted for release at the end; and counted. */
 errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
@@ -180,17 +199,7 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 	err = ext2fs_extent_open2(c->fs, ino, (struct ext2_inode *)buf, &h);
 	if (err)
 		return err;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
+	while (!(err = next_extent(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			/* An index entry: one tree block. */
 			if (ex.e_pblk >= ext2fs_blocks_count(c->fs->super))
@@ -211,6 +220,8 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 			break;
 		n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
+	if (err == EXT2_ET_EXTENT_NO_NEXT)
+		err = 0;
 	ext2fs_extent_free(h);
 	*count = n;
 	return err;
@@ -239,23 +250,14 @@ errcode_t fcr_recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
 	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
 	if (err)
 		return err;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT ||
-		    err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
+	while (!(err = next_extent(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
 			n++;
 		else if (ex.e_len)
 			n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
+	if (err == EXT2_ET_EXTENT_NO_NEXT)
+		err = 0;
 	ext2fs_extent_free(h);
 	if (!err && acl && acl < ext2fs_blocks_count(c->fs->super))
 		n++;
@@ -300,18 +302,7 @@ static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
 	if (err)
 		goto out;
 	t->depth = (unsigned int)info.max_depth;
-	for (;;) {
-		err = ext2fs_extent_get(h, op, &ex);
-		op = EXT2_EXTENT_NEXT;
-		if (err == EXT2_ET_EXTENT_NO_NEXT ||
-		    err == EXT2_ET_NO_CURRENT_NODE) {
-			err = 0;
-			break;
-		}
-		if (err)
-			break;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
+	while (!(err = next_extent(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			err = recovery_grow((void **)&t->tb, &t->captb,
 					    t->ntb + 1, sizeof(*t->tb));
@@ -337,6 +328,8 @@ static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
 		t->v[t->nv].uninit = !!(ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT);
 		t->nv++;
 	}
+	if (err == EXT2_ET_EXTENT_NO_NEXT)
+		err = 0;
 out:
 	ext2fs_extent_free(h);
 	return err;
