@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
-#include "notify.h"
+#include "fc.h"
 #include "fc_fs.h"
+#include "crc32c.h"
 
 /* The public numbers are the area's own. */
 static_assert(RECOVER_FC_TAG_ADD_RANGE == FC_TAG_ADD_RANGE &&
@@ -158,19 +158,20 @@ errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state)
 /* ---- the area of this journal ----------------------------------------- */
 
 struct fc_walk {
-	struct recover_struct *r;
+	const struct pass_log *pl;
+	struct fc_result *res;
 	uint32_t	jblk;
 };
 
 static int emit_tag(void *data, const struct fc_tag *t, int valid)
 {
 	struct fc_walk *w = data;
-	struct recover_struct *r = w->r;
+	struct notify *n = w->pl->notify;
 	struct recover_event ev;
 
 	recovery_event_init(&ev, RECOVER_EV_FC_TAG,
 			    (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
-			    t->tid : r->st.fc_tid, w->jblk);
+			    t->tid : w->res->tid, w->jblk);
 	ev.fc_tag = t->tag;
 	ev.ino = t->ino;
 	ev.parent = t->parent;
@@ -182,36 +183,36 @@ static int emit_tag(void *data, const struct fc_tag *t, int valid)
 	ev.name = (const char *)t->name;
 	ev.name_len = t->name_len;
 	ev.replayed = valid;
-	return r->notify.event(r->notify.event_data, &ev);
+	return n->event(n->event_data, &ev);
 }
 
-static errcode_t emit_simple(struct recover_struct *r,
+static errcode_t emit_simple(const struct fc_walk *w,
 			     enum recover_event_type type, uint64_t jblock,
 			     uint64_t count)
 {
 	struct recover_event ev;
 
-	recovery_event_init(&ev, type, r->st.fc_tid, jblock);
+	recovery_event_init(&ev, type, w->res->tid, jblock);
 	ev.count = count;
-	ev.fc_end = r->st.fc_end;
-	return recovery_event_send(&r->notify, &ev);
+	ev.fc_end = w->res->end;
+	return recovery_event_send(w->pl->notify, &ev);
 }
 
 /*
- * The start of a walk over r's fast-commit area: the scan set up for the
+ * The start of a walk over the fast-commit area: the scan set up for the
  * transaction tid, its first limit records called valid (the count an
  * earlier walk found), and a buffer of one block to read the area into,
  * which the caller frees (NULL: no memory).
  */
-unsigned char *fc_area_begin(struct recover_struct *r, struct fc_scan *s,
-			     uint32_t tid, unsigned long long limit)
+unsigned char *fc_area_begin(const struct jsuper *sb, unsigned int inode_size,
+			     struct fc_scan *s, uint32_t tid,
+			     unsigned long long limit)
 {
-	unsigned char *buf = malloc(r->sb.pub.blocksize);
+	unsigned char *buf = malloc(sb->pub.blocksize);
 
 	if (!buf)
 		return NULL;
-	fc_scan_init(s, tid, r->sb.pub.blocksize,
-		     EXT2_INODE_SIZE(r->fs->super));
+	fc_scan_init(s, tid, sb->pub.blocksize, inode_size);
 	s->limit = limit;
 	return buf;
 }
@@ -220,16 +221,16 @@ unsigned char *fc_area_begin(struct recover_struct *r, struct fc_scan *s,
  * One walk over the area: with limit set (the valid count of an earlier
  * walk) every record the scan looks at goes to recover_walk()'s callback.
  */
-static errcode_t walk_area(struct recover_struct *r, struct fc_scan *s,
-			   unsigned long long limit, int events)
+static errcode_t walk_area(struct fc_walk *w, unsigned int inode_size,
+			   struct fc_scan *s, unsigned long long limit,
+			   int events)
 {
-	const struct jsuper *sb = &r->sb;
-	struct fc_walk w = { .r = r };
+	const struct jsuper *sb = w->pl->sb;
 	unsigned char *buf;
 	uint32_t blk;
 	errcode_t err = 0;
 
-	buf = fc_area_begin(r, s, r->st.end_tid, limit);
+	buf = fc_area_begin(sb, inode_size, s, w->res->tid, limit);
 	if (!buf)
 		return ENOMEM;
 	/* The kernel's first fast-commit block is one past the log's end. */
@@ -243,56 +244,59 @@ static errcode_t walk_area(struct recover_struct *r, struct fc_scan *s,
 			s->end_off = 0;
 			break;
 		}
-		err = jsource_read(&r->src, blk, 1, buf);
+		err = jsource_read(w->pl->src, blk, 1, buf);
 		if (err) {
 			err = 0;
 			s->end = RECOVER_FC_END_READ;
 			s->end_off = 0;
 			break;
 		}
-		w.jblk = blk;
+		w->jblk = blk;
 		/* A block the scan reads records from. */
 		if (events &&
 		    (s->blocks || fc_starts_with_head(buf))) {
-			err = emit_simple(r, RECOVER_EV_FC_BLOCK, blk, 0);
+			err = emit_simple(w, RECOVER_EV_FC_BLOCK, blk, 0);
 			if (err)
 				break;
 		}
-		if (!fc_scan_block(s, buf, events ? emit_tag : NULL, &w))
+		if (!fc_scan_block(s, buf, events ? emit_tag : NULL, w))
 			break;
 	}
-	r->st.fc_end_at = blk;
+	w->res->end_at = blk;
 	free(buf);
 	return err;
 }
 
-errcode_t fc_scan_area(struct recover_struct *r)
+errcode_t fc_scan_area(const struct pass_log *pl, unsigned int inode_size,
+		       uint32_t end_tid, struct fc_result *res)
 {
+	const struct jsuper *sb = pl->sb;
+	struct fc_walk w = { .pl = pl, .res = res };
 	struct fc_scan s;
 	errcode_t err;
 
-	if (!(r->sb.pub.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) ||
-	    !r->sb.pub.num_fc_blocks || !r->sb.pub.start || r->st.error)
+	if (!(sb->pub.feature_incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) ||
+	    !sb->pub.num_fc_blocks || !sb->pub.start)
 		return 0;
-	r->st.fc_tid = r->st.end_tid;
-	err = walk_area(r, &s, 0, 0);
+	res->tid = end_tid;
+	err = walk_area(&w, inode_size, &s, 0, 0);
 	if (err)
 		return err;
-	r->st.fc_end = s.end;
-	err = fc_scan_verdict(&s, &r->st.fc_state);
+	res->end = s.end;
+	err = fc_scan_verdict(&s, &res->state);
 	if (err)
 		return err;
-	r->st.fc_tags = s.valid;
-	r->st.fc_blocks = s.valid_blocks;
-	r->st.fc_commits = s.commits;
-	if (r->notify.event) {
+	res->tags = s.valid;
+	res->blocks = s.valid_blocks;
+	res->commits = s.commits;
+	if (pl->notify->event) {
 		struct fc_scan again;
 
-		err = walk_area(r, &again, s.valid, 1);
+		err = walk_area(&w, inode_size, &again, s.valid, 1);
 		if (!err && again.interrupted)
 			err = RECOVER_ET_INTERRUPTED;
 		if (!err)
-			err = emit_simple(r, RECOVER_EV_FC_END, r->st.fc_end_at,
+			err = emit_simple(&w, RECOVER_EV_FC_END, res->end_at,
 					  s.valid);
 	}
 	return err;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
 #include "fc_fs.h"
 #include "fc_replay.h"
 

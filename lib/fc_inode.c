@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "librecoverP.h"
 #include "fc_fs.h"
 #include "fc_replay.h"
 

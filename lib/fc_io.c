@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
 #include "fc_replay.h"
 
 /* A count below 0 is a byte count, as everywhere in libext2fs's io. */

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
 #include "fc_replay.h"
 
 struct ovl_block {
@@ -31,11 +30,11 @@ struct ovl_block {
 
 struct ovl_log {
 	uint64_t	fsblk;
-	size_t		tag;		/* index in r->tags */
+	size_t		tag;		/* index in the tags */
 };
 
 struct fc_overlay {
-	struct recover_struct *r;
+	struct pass_log	pl;		/* the log under the view */
 	io_channel	under;
 	unsigned int	bs;
 	struct ovl_block *b;		/* sorted by blk */
@@ -62,11 +61,11 @@ static size_t ovl_find(const struct fc_overlay *o, uint64_t blk, int *found)
 }
 
 /* The last copy of blk the log replays (revoke records and data
- * checksums as recovery_replay() judges them); 0 if none. */
+ * checksums as the REPLAY pass judges them); 0 if none. */
 static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
 			      unsigned char *out, int *got)
 {
-	struct recover_struct *r = o->r;
+	const struct pass_log *pl = &o->pl;
 	size_t lo = 0, hi = o->nlog;
 	errcode_t err;
 
@@ -80,12 +79,12 @@ static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
 			hi = mid;
 	}
 	while (lo > 0 && o->log[lo - 1].fsblk == blk) {
-		const struct jtag *t = &r->tags[o->log[--lo].tag];
+		const struct jtag *t = &pl->tags->v[o->log[--lo].tag];
 
-		err = jsource_read(&r->src, t->jblk, 1, o->jbuf);
+		err = jsource_read(pl->src, t->jblk, 1, o->jbuf);
 		if (err)
 			continue;	/* the replay goes on past it too */
-		if (!jbd2_data_csum_ok(&r->sb, t->tid, o->jbuf, t->csum))
+		if (!jbd2_data_csum_ok(pl->sb, t->tid, o->jbuf, t->csum))
 			continue;
 		memcpy(out, o->jbuf, o->bs);
 		if (t->flags & JBD2_FLAG_ESCAPE)
@@ -186,31 +185,32 @@ static int log_cmp(const void *a, const void *b)
 }
 
 /* The view: the disk, under the log's blocks, under the replay's writes. */
-errcode_t fc_overlay_new(struct recover_struct *r, struct fc_overlay **ret)
+errcode_t fc_overlay_new(const struct pass_log *pl, ext2_filsys fs,
+			 struct fc_overlay **ret)
 {
+	const struct jtags *tags = pl->tags;
 	struct fc_overlay *o;
 	size_t i;
 
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return ENOMEM;
-	o->r = r;
-	o->under = r->fs->io;
-	o->bs = r->fs->blocksize;
+	o->pl = *pl;
+	o->under = fs->io;
+	o->bs = fs->blocksize;
 	o->jbuf = malloc(o->bs);
-	o->log = malloc((r->ntags ? r->ntags : 1) * sizeof(*o->log));
-	r->fc_overlay = o;
+	o->log = malloc((tags->n ? tags->n : 1) * sizeof(*o->log));
+	*ret = o;
 	if (!o->jbuf || !o->log)
 		return ENOMEM;
-	for (i = 0; i < r->ntags; i++) {
-		if (recovery_revoked(r, &r->tags[i]))
+	for (i = 0; i < tags->n; i++) {
+		if (pass_revoked(pl->revoke, &tags->v[i]))
 			continue;
-		o->log[o->nlog].fsblk = r->tags[i].fsblk;
+		o->log[o->nlog].fsblk = tags->v[i].fsblk;
 		o->log[o->nlog].tag = i;
 		o->nlog++;
 	}
 	qsort(o->log, o->nlog, sizeof(*o->log), log_cmp);
-	*ret = o;
 	return 0;
 }
 

@@ -50,7 +50,7 @@
  * inode records are fc_inode.c's, the directory records fc_dir.c's, and
  * the extent trees and the blocks they map fc_extent.c's (fc_replay.h is
  * what they share).  The checks, the end of the replay (bitmaps and
- * counters) and the entry points declared in librecoverP.h are here.
+ * counters) and the entry points declared in fc.h are here.
  */
 #include "config.h"
 
@@ -58,7 +58,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
 #include "fc_fs.h"
 #include "fc_replay.h"
 
@@ -89,22 +88,24 @@ static int apply(void *data, const struct fc_tag *t, int valid)
 }
 
 /* Walk the area again, handing the valid records to fn. */
-static errcode_t for_each_valid(struct recover_struct *r, fc_tag_fn fn,
+static errcode_t for_each_valid(const struct pass_log *pl, ext2_filsys fs,
+				const struct fc_result *res, fc_tag_fn fn,
 				void *data, int *stopped)
 {
-	const struct jsuper *sb = &r->sb;
+	const struct jsuper *sb = pl->sb;
 	struct fc_scan s;
 	unsigned char *buf;
 	uint32_t blk;
 	errcode_t err = 0;
 
-	buf = fc_area_begin(r, &s, r->st.fc_tid, r->st.fc_tags);
+	buf = fc_area_begin(sb, EXT2_INODE_SIZE(fs->super), &s, res->tid,
+			    res->tags);
 	if (!buf)
 		return ENOMEM;
 	for (blk = sb->last + 1; blk < sb->pub.maxlen; blk++) {
-		err = jsource_read(&r->src, blk, 1, buf);
+		err = jsource_read(pl->src, blk, 1, buf);
 		if (err || !fc_scan_block(&s, buf, fn, data) ||
-		    s.tags >= r->st.fc_tags)
+		    s.tags >= res->tags)
 			break;
 	}
 	*stopped = s.interrupted;
@@ -115,14 +116,14 @@ static errcode_t for_each_valid(struct recover_struct *r, fc_tag_fn fn,
 /* ---- checks before anything is written ---------------------------------- */
 
 struct fcheck {
-	struct recover_struct *r;
+	ext2_filsys	fs;
 	errcode_t	err;
 };
 
 static int check_one(void *data, const struct fc_tag *t, int valid)
 {
 	struct fcheck *k = data;
-	struct ext2_super_block *es = k->r->fs->super;
+	struct ext2_super_block *es = k->fs->super;
 	uint64_t blocks = ext2fs_blocks_count(es);
 	int bad = 0;
 
@@ -154,15 +155,16 @@ static int check_one(void *data, const struct fc_tag *t, int valid)
 	return bad;
 }
 
-errcode_t fc_replay_check(struct recover_struct *r)
+errcode_t fc_replay_check(const struct pass_log *pl, ext2_filsys fs,
+			  const struct fc_result *res)
 {
-	struct fcheck k = { .r = r };
+	struct fcheck k = { .fs = fs };
 	int stopped;
 	errcode_t err;
 
-	if (r->st.fc_state != RECOVER_FC_LIVE)
+	if (res->state != RECOVER_FC_LIVE)
 		return 0;
-	err = for_each_valid(r, check_one, &k, &stopped);
+	err = for_each_valid(pl, fs, res, check_one, &k, &stopped);
 	return err ? err : k.err;
 }
 
@@ -310,23 +312,24 @@ static errcode_t finish(struct fcr *c)
 
 /* ---- the entry points ---------------------------------------------------- */
 
-void fc_replay_free(struct recover_struct *r)
+void fc_replay_free(struct fc_overlay **ovl)
 {
-	fc_overlay_free(r->fc_overlay);
-	r->fc_overlay = NULL;
+	fc_overlay_free(*ovl);
+	*ovl = NULL;
 }
 
-errcode_t fc_replay(struct recover_struct *r)
+errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
+		    struct fc_result *res, struct fc_overlay **ovl)
 {
-	struct fc_overlay *o;
+	struct fc_overlay *o = NULL;
 	struct fcr c;
 	int stopped;
 	size_t i;
 	errcode_t err;
 
 	memset(&c, 0, sizeof(c));
-	c.r = r;
-	err = fc_overlay_new(r, &o);
+	err = fc_overlay_new(pl, fs, &o);
+	*ovl = o;
 	if (err)
 		return err;
 	err = fc_io_open(o, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
@@ -343,7 +346,8 @@ errcode_t fc_replay(struct recover_struct *r)
 	if (!err)
 		err = ext2fs_copy_bitmap(c.fs->block_map, &c.before);
 	if (!err)
-		err = for_each_valid(r, fcr_note_region, &c, &stopped);
+		err = for_each_valid(pl, fs, res, fcr_note_region, &c,
+				     &stopped);
 	if (!err)
 		err = c.err;
 	/* Allocations on the way (directory blocks, extent tree blocks)
@@ -355,12 +359,12 @@ errcode_t fc_replay(struct recover_struct *r)
 		ext2fs_mark_block_bitmap_range2(c.fs->block_map, c.reg[i].pblk,
 						c.reg[i].count);
 	if (!err)
-		err = for_each_valid(r, apply, &c, &stopped);
+		err = for_each_valid(pl, fs, res, apply, &c, &stopped);
 	if (!err)
 		err = c.err;
 	if (!err)
 		err = finish(&c);
-	r->st.fc_replayed = err ? 0 : c.applied;
+	res->replayed = err ? 0 : c.applied;
 	if (c.before)
 		ext2fs_free_block_bitmap(c.before);
 	c.before = NULL;
@@ -378,24 +382,25 @@ out:
 	free(c.freed);
 	free(c.held);
 	if (err) {
-		fc_replay_free(r);
+		fc_replay_free(ovl);
 		/* libext2fs's own codes say what went wrong inside. */
-		r->st.fc_error = err;
+		res->error = err;
 		return RECOVER_ET_FC_REPLAY;
 	}
 	return 0;
 }
 
-errcode_t fc_replay_commit(struct recover_struct *r)
+errcode_t fc_replay_commit(struct fc_overlay **ovl, io_channel io,
+			   struct fc_result *res)
 {
 	unsigned long long bytes;
 	errcode_t err;
 
-	if (!r->fc_overlay)
+	if (!*ovl)
 		return 0;
-	err = fc_overlay_write_out(r->fc_overlay, r->fs->io, &bytes);
+	err = fc_overlay_write_out(*ovl, io, &bytes);
 	if (!err)
-		r->st.written_bytes += bytes;
-	fc_replay_free(r);
+		res->written_bytes += bytes;
+	fc_replay_free(ovl);
 	return err;
 }

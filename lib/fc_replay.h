@@ -6,7 +6,7 @@
  * replay, and the editing of inodes (fc_inode.c), of extent trees and the
  * blocks they map (fc_extent.c) and of directories (fc_dir.c) that the
  * dispatch of the records (fc_replay.c) calls.  The layer's entry points
- * are declared in librecoverP.h.
+ * are declared in fc.h.
  */
 #ifndef FC_REPLAY_H
 #define FC_REPLAY_H
@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "librecoverP.h"
+#include "array.h"
+#include "fc.h"
 #include "fc_fs.h"
 
 /* ---- the view in memory (fc_overlay.c) and its io manager (fc_io.c) ---- */
@@ -22,11 +23,12 @@
 struct fc_overlay;
 
 /*
- * The view of r's filesystem: the disk, under the log's blocks, under the
- * replay's writes.  r->fc_overlay holds it as soon as it exists, also when
- * this fails, for fc_overlay_free().
+ * The view of fs: the disk, under the log's blocks (pl's tags, as the
+ * replay leaves them), under the replay's writes.  *ret holds it as soon
+ * as it exists, also when this fails, for fc_overlay_free().
  */
-errcode_t fc_overlay_new(struct recover_struct *r, struct fc_overlay **ret);
+errcode_t fc_overlay_new(const struct pass_log *pl, ext2_filsys fs,
+			 struct fc_overlay **ret);
 /* len bytes from byte off read into rbuf, or written from wbuf. */
 errcode_t fc_overlay_rw(struct fc_overlay *o, unsigned long long off,
 			size_t len, void *rbuf, const void *wbuf);
@@ -48,7 +50,6 @@ struct touched {
 /* One replay: the filesystem opened on the view, two inode buffers, and
  * what the records leave for the end. */
 struct fcr {
-	struct recover_struct *r;
 	ext2_filsys	fs;
 	unsigned char	*ibuf, *ibuf2;	/* full on-disk inodes */
 	unsigned int	isize;

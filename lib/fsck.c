@@ -11,7 +11,7 @@
  *
  * The handle is the ordinary one (recover_open_fs()); r->fsck makes the
  * end of the replay stop at the journal superblock, s_errno kept
- * (lifecycle.c), and r->notify.skipped reports each skipped copy (replay.c).
+ * (lifecycle.c), and r->notify.skipped reports each skipped copy (pass_replay.c).
  */
 #include "config.h"
 

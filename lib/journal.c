@@ -62,7 +62,7 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	r->own_jsb_raw = raw;
 	r->reset = &r->own;
 	r->reset_jsb = raw;
-	r->st.dump_is_current = 1;
+	r->life.dump_is_current = 1;
 	return 0;
 }
 
@@ -132,7 +132,7 @@ static void clear_garbage_fields(struct recover_struct *r)
 	    jbd2_super_version(raw) != 2 || nr <= 1)
 		return;
 	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
-	r->st.garbage_nr_users = nr;
+	r->life.garbage_nr_users = nr;
 }
 
 errcode_t journal_open(struct recover_struct *r)
@@ -177,7 +177,7 @@ errcode_t journal_open(struct recover_struct *r)
 		err = jsource_open_inode(&r->src, fs);
 		if (err)
 			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
-		r->st.journal_inode_backup = r->src.from_backup;
+		r->life.journal_inode_backup = r->src.from_backup;
 	}
 
 	r->jsb_raw = malloc(r->src.blocksize);
@@ -255,4 +255,24 @@ errcode_t journal_fix_jdev_csum(struct recover_struct *r)
 		r->fix_jdev_csum = 0;
 	free(buf);
 	return err;
+}
+
+/*
+ * e2fsck writes the inode it built from the superblock's backup over the
+ * journal inode as soon as it has found the backup usable, before it
+ * replays anything (e2fsck_get_journal()): the replay may then overwrite
+ * it again with a logged copy of its inode table block.
+ */
+errcode_t journal_restore_inode(struct recover_struct *r)
+{
+	errcode_t err;
+
+	if (!r->src.from_backup || r->inode_restored)
+		return 0;
+	r->life.wrote = 1;
+	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
+	if (err)
+		return err;
+	r->inode_restored = 1;
+	return 0;
 }

@@ -21,5 +21,8 @@ struct recover_struct;
 errcode_t journal_open(struct recover_struct *r);
 /* That checksum rewritten and flushed (the first write of a replay). */
 errcode_t journal_fix_jdev_csum(struct recover_struct *r);
+/* A journal inode read through the superblock's backup of its block map,
+ * rewritten from that backup (once), as e2fsck does before it replays. */
+errcode_t journal_restore_inode(struct recover_struct *r);
 
 #endif /* JOURNAL_H */

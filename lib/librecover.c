@@ -2,8 +2,9 @@
 /*
  * librecover.c -- the handle and the public interface: options in, stats
  * out, each call a thin layer over the part that does the work (the open,
- * the replay and its end in lifecycle.c, the passes in recovery.c, the
- * copy in save.c).
+ * the passes in order and the end of a replay in lifecycle.c, the copy in
+ * save.c).  recover_stats is made here alone, from the results the passes
+ * (passes.h), the fast commits (fc.h) and the lifecycle keep.
  */
 #include "config.h"
 
@@ -183,9 +184,9 @@ void recover_close(recover_t r)
 		return;
 	lifecycle_close(r);
 	free(r->own_jsb_raw);
-	fc_replay_free(r);
+	fc_replay_free(&r->fc_overlay);
 	revoke_free(&r->revoke);
-	free(r->tags);
+	free(r->tags.v);
 	free(r->jsb_raw);
 	free(r->journal_path);
 	free(r);
@@ -202,11 +203,106 @@ void recover_get_super(recover_t r, struct recover_super *sb)
 	recover_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
 }
 
+/* The copy of the scan's results in recover_stats. */
+static void stats_scan(const struct scan_result *s, struct recover_stats *st)
+{
+	st->first_tid = s->first_tid;
+	st->end_tid = s->end_tid;
+	st->transactions = s->transactions;
+	st->log_blocks = s->log_blocks;
+	st->descriptor_blocks = s->descriptor_blocks;
+	st->revoke_blocks = s->revoke_blocks;
+	st->logged_blocks = s->logged_blocks;
+	st->revoke_records = s->revoke_records;
+	st->readahead_blocks = s->readahead_blocks;
+	st->last_commit_sec = s->last_commit_sec;
+	st->end_reason = s->end_reason;
+	st->end_at = s->end_at;
+	st->failed_commit = s->failed_commit;
+	st->failed_tid = s->failed_tid;
+	st->failed_at = s->failed_at;
+}
+
+/* ... and of the other passes', the fast commits' and the dump checks'. */
+static void stats_replay(const struct recover_struct *r,
+			 struct recover_stats *st)
+{
+	const struct replay_result *p = &r->rep;
+	const struct fc_result *f = &r->fc;
+	const struct stale_result *k = &r->stale;
+
+	st->replayed = p->replayed;
+	st->revoked = p->revoked;
+	st->bad_csum = p->bad_csum;
+	st->bad_csum_at = p->bad_csum_at;
+	st->copies_written = p->copies_written;
+	st->superseded = p->superseded;
+	st->error = lifecycle_log_error(r);
+	st->error_at = r->scan.error ? r->scan.error_at : p->error_at;
+	st->fc_state = f->state;
+	st->fc_end = f->end;
+	st->fc_end_at = f->end_at;
+	st->fc_tid = f->tid;
+	st->fc_blocks = f->blocks;
+	st->fc_tags = f->tags;
+	st->fc_commits = f->commits;
+	st->fc_replayed = f->replayed;
+	st->fc_error = f->error;
+	st->stale_checks = k->checks;
+	st->stale_found = k->found;
+	st->stale_log_time = k->log_time;
+	st->stale_fs_time = k->fs_time;
+	st->stale_saved_wtime = k->saved_wtime;
+	st->stale_saved_mnt_count = k->saved_mnt_count;
+	st->stale_own_sequence = k->own_sequence;
+	st->stale_fs_wtime = k->fs_wtime;
+	st->stale_fs_mnt_count = k->fs_mnt_count;
+}
+
+/* ... and of what the lifecycle found and did itself. */
+static void stats_life(const struct recover_struct *r,
+		       struct recover_stats *st)
+{
+	const struct life_result *l = &r->life;
+
+	st->needs_recovery = r->needs_recovery;
+	st->read_bytes = l->read_bytes;
+	st->written_bytes = lifecycle_written_bytes(r);
+	st->revoke_kept = l->revoke_kept;
+	st->table_bytes = l->table_bytes;
+	st->dump_is_current = l->dump_is_current;
+	st->fs_errors = l->fs_errors;
+	st->journal_inode_backup = l->journal_inode_backup;
+	st->garbage_nr_users = l->garbage_nr_users;
+	st->write_blocks = l->write_blocks;
+	st->write_bytes = l->write_bytes;
+	st->saved_bytes = l->saved_bytes;
+	memcpy(st->saved_sha256, l->saved_sha256, sizeof(st->saved_sha256));
+	st->desc_copies = l->desc_copies;
+	st->mounted = l->mounted;
+	st->device_blocks = l->device_blocks;
+	st->wrote = l->wrote || r->rep.wrote;
+	st->outcome = r->outcome;
+}
+
+/* recover_stats, made of the results each layer keeps: this file is its
+ * one writer. */
+static void make_stats(const struct recover_struct *r,
+		       struct recover_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	stats_scan(&r->scan, st);
+	stats_replay(r, st);
+	stats_life(r, st);
+}
+
 void recover_get_stats(recover_t r, struct recover_stats *st)
 {
-	r->st.size = sizeof(r->st);
-	r->st.needs_recovery = r->needs_recovery;
-	recover_copy_out(st, &r->st, sizeof(r->st));
+	struct recover_stats mine;
+
+	make_stats(r, &mine);
+	recover_copy_out(st, &mine, sizeof(mine));
 }
 
 /*
@@ -253,12 +349,11 @@ errcode_t recover_save(recover_t r, const char *path)
 /* The outcome of a replay that returned no error (recover_outcome). */
 static enum recover_outcome outcome(const struct recover_struct *r)
 {
-	const struct recover_stats *st = &r->st;
-
 	if (!r->replayed)
 		return RECOVER_OUTCOME_CLEAN;
-	if (st->bad_csum || st->failed_commit || st->error || st->fs_errors ||
-	    st->end_reason == RECOVER_END_TRUNCATED)
+	if (r->rep.bad_csum || r->scan.failed_commit ||
+	    lifecycle_log_error(r) || r->life.fs_errors ||
+	    r->scan.end_reason == RECOVER_END_TRUNCATED)
 		return RECOVER_OUTCOME_PROBLEMS;
 	return RECOVER_OUTCOME_RECOVERED;
 }
@@ -269,9 +364,9 @@ errcode_t recover_replay(recover_t r)
 	errcode_t err = lifecycle_replay(r, &what);
 
 	if (err == RECOVER_ET_INTERRUPTED)
-		r->st.outcome = RECOVER_OUTCOME_INTERRUPTED;
+		r->outcome = RECOVER_OUTCOME_INTERRUPTED;
 	else if (err != RECOVER_ET_ALREADY_DONE)
-		r->st.outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
+		r->outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
 
 	return about(&r->opts, what, err);
 }

@@ -9,25 +9,50 @@
 
 #include "librecover.h"
 #include "jbd2_fs.h"
-#include "rtable.h"
 #include "crc32c.h"
 #include "array.h"
 #include "notify.h"
 #include "jbd2.h"
 #include "source.h"
-#include "readahead.h"
-#include "target.h"
 #include "revoke.h"
+#include "passes.h"
+#include "fc.h"
 
-/* ---- recovery (recovery.c) --------------------------------------------- */
+/*
+ * What the lifecycle and the files of its row found and did themselves
+ * (the passes fill results of their own): with those, what the API copies
+ * into recover_stats (its fields of the same names).
+ */
+struct life_result {
+	int		mounted;
+	int		dump_is_current;
+	int		journal_inode_backup;
+	unsigned int	garbage_nr_users;
+	int		fs_errors;
+	int		wrote;		/* a write issued outside REPLAY */
+	unsigned long long device_blocks;
+	unsigned long long write_blocks;
+	unsigned long long write_bytes;
+	unsigned long long desc_copies;
+	unsigned long long desc_written;  /* bytes of them written */
+	unsigned long long revoke_kept;
+	unsigned long long table_bytes;
+	unsigned long long read_bytes;
+	unsigned long long saved_bytes;
+	unsigned char	saved_sha256[32];
+};
 
-/* A tag kept by the scan for the replay pass. */
-struct jtag {
-	uint64_t	fsblk;
-	uint32_t	jblk;		/* journal block holding the data */
-	uint32_t	tid;
-	uint32_t	csum;
-	uint16_t	flags;
+/* A dump's staleness checks (stale.c; recover_stats' stale_*). */
+struct stale_result {
+	unsigned int	checks;
+	unsigned int	found;
+	unsigned long long log_time;
+	unsigned long long fs_time;
+	unsigned long long saved_wtime;
+	unsigned int	saved_mnt_count;
+	unsigned int	own_sequence;
+	unsigned long long fs_wtime;
+	unsigned int	fs_mnt_count;
 };
 
 struct recover_struct {
@@ -58,17 +83,22 @@ struct recover_struct {
 	int		flag_clear_log;	/* has_journal clear, needs_recovery
 					 * set, inode 8 holds a log */
 
-	struct jtag	*tags;
-	size_t		ntags, tags_cap;
+	struct jtags	tags;		/* what SCAN keeps (passes.h) */
 	struct revoke	revoke;		/* the revoke strategy (revoke.c) */
-	struct recover_stats st;
+	/* What each one found; the API makes recover_stats of them. */
+	struct scan_result scan;
+	struct replay_result rep;
+	struct fc_result fc;
+	struct stale_result stale;
+	struct life_result life;
+	enum recover_outcome outcome;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
 	int		mmp_pending;	/* to be taken before the first write */
 	struct mmp_struct mmp_seen;	/* the block as the open saw it */
 	unsigned int	mmp_interval;	/* seconds between updates */
-	void		*fc_overlay;	/* fc_replay()'s writes, until written */
+	struct fc_overlay *fc_overlay;	/* fc_replay()'s writes, until written */
 	struct recover_fs_features feat; /* what libext2fs does not know */
 	/*
 	 * recover_fsck_replay() (fsck.c): the end of a replay stops at the
@@ -83,7 +113,7 @@ struct recover_struct {
 /* The record of the filesystem a save appends to its copy: one block. */
 void stale_facts(struct recover_struct *r, unsigned char *blk);
 /*
- * Before a dump's replay: recover_stats' stale_* fields filled in, and
+ * Before a dump's replay: r->stale filled in, and
  * RECOVER_ET_STALE_DUMP if the filesystem changed since the dump's log was
  * written (unless RECOVER_FL_STALE_DUMP).  0 for any other source.
  */
@@ -121,27 +151,30 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
 /* Close the journals and a filesystem the library opened (MMP released). */
 void lifecycle_close(struct recover_struct *r);
 
-/* A revoke record of the tag's transaction or a later one cancels it. */
-static inline int recovery_revoked(const struct recover_struct *r,
-				   const struct jtag *t)
+/* What every pass is given of the handle. */
+static inline struct pass_log lifecycle_log(struct recover_struct *r)
 {
-	return revoke_cancels(&r->revoke, t->fsblk, t->tid, NULL);
+	struct pass_log pl = {
+		.sb = &r->sb, .src = &r->src, .revoke = &r->revoke,
+		.tags = &r->tags, .notify = &r->notify,
+	};
+	return pl;
 }
 
-/*
- * The data block of r->tags[i].  When it is not in rd's window, one read
- * takes it and the wanted copies right after it in the log (the tags k
- * that follow with state[k] == wanted), so that each copy is read once and
- * no other block is.
- */
-errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
-			     size_t i, const unsigned char *state,
-			     unsigned char wanted, const unsigned char **data);
-/* SCAN (recovery.c); rd is left with its window, for the passes after. */
-errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd);
-/* recover_walk(): what a replay does with each kept tag (plan.c). */
-errcode_t recovery_plan(struct recover_struct *r, struct jreader *rd);
-errcode_t recovery_restore_inode(struct recover_struct *r);
+/* Recovery failed as e2fsck's does (recover_stats.error): in SCAN, or
+ * in REPLAY, which runs only after a SCAN that did not fail. */
+static inline errcode_t lifecycle_log_error(const struct recover_struct *r)
+{
+	return r->scan.error ? r->scan.error : r->rep.error;
+}
+
+/* Bytes written to the filesystem (recover_stats.written_bytes): the
+ * log's blocks, the fast commits' blocks, the meta_bg descriptor copies. */
+static inline unsigned long long
+lifecycle_written_bytes(const struct recover_struct *r)
+{
+	return r->rep.written_bytes + r->fc.written_bytes + r->life.desc_written;
+}
 
 /* ---- the raw copy of the journal (save.c) -------------------------------- */
 
@@ -150,90 +183,6 @@ errcode_t save_path(struct recover_struct *r, const char *path,
 		    enum recover_about *what);
 /* recover_save_fd(). */
 errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what);
-
-/* ---- the fast-commit area (fc.c) ---------------------------------------- */
-
-struct fc_tag;
-
-/*
- * Called for every record the scan looks at and accepts as a record (a
- * length that fits its tag); valid says it is among the first "limit"
- * records.  Nonzero stops the scan.
- */
-typedef int (*fc_tag_fn)(void *data, const struct fc_tag *t, int valid);
-
-struct fc_scan {
-	uint32_t	expected_tid;
-	unsigned int	blocksize;
-	unsigned int	inode_size;	/* the filesystem's s_inode_size */
-	unsigned long long limit;	/* for fc_tag_fn's valid */
-	uint32_t	crc;		/* crc32c since the last TAIL */
-	unsigned long long blocks;	/* blocks read records from */
-	unsigned long long tags;	/* records counted so far */
-	unsigned long long valid;	/* records up to the last good TAIL */
-	unsigned long long valid_blocks; /* blocks up to that TAIL */
-	unsigned long long commits;	/* good TAILs */
-	enum recover_fc_end end;
-	unsigned int	end_off;	/* byte of the record that ended it */
-	int		done;
-	int		interrupted;	/* fc_tag_fn asked to stop */
-};
-
-void fc_scan_init(struct fc_scan *s, uint32_t expected_tid,
-		  unsigned int blocksize, unsigned int inode_size);
-/* The next block of the area.  Returns 1 to go on with the next one, 0
- * when the scan stopped (s->end says why). */
-int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
-		  void *data);
-/* What the kernel makes of a scan that stopped. */
-errcode_t fc_scan_verdict(const struct fc_scan *s, enum recover_fc_state *state);
-/* The start of a walk over r's area: s set up for transaction tid, its
- * first limit records valid; returns a one-block buffer to free, or NULL. */
-unsigned char *fc_area_begin(struct recover_struct *r, struct fc_scan *s,
-			     uint32_t tid, unsigned long long limit);
-/* The area of r's journal after recovery_scan(): fills r->st.fc_*, and
- * hands its records to recover_walk()'s callback. */
-errcode_t fc_scan_area(struct recover_struct *r);
-
-/* ---- fast-commit replay (fc_replay.c) ---------------------------------- */
-
-/* RECOVER_ET_FC_RECORD when a valid record names an inode, block or name
- * the replay must not touch; nothing is written. */
-errcode_t fc_replay_check(struct recover_struct *r);
-/*
- * The valid records, replayed in memory on the filesystem as the log's
- * blocks will leave it (nothing written; RECOVER_ET_FC_REPLAY, with
- * r->st.fc_error saying why, when a record cannot be replayed); then
- * fc_replay_commit(), after the log's blocks, writes what it changed.
- */
-errcode_t fc_replay(struct recover_struct *r);
-errcode_t fc_replay_commit(struct recover_struct *r);
-void fc_replay_free(struct recover_struct *r);
-errcode_t recovery_replay(struct recover_struct *r);
-/* The REPLAY pass proper: each block's last good copy, once (replay.c). */
-errcode_t replay_blocks(struct recover_struct *r);
-
-/* A logged block and one of its copies (an index in r->tags). */
-struct replay_block {
-	uint64_t	fsblk;
-	uint32_t	tag;
-};
-
-#define REPLAY_NONE	UINT32_MAX	/* no earlier candidate */
-
-/*
- * The tags as a replay takes them, before any data block is read (replay.c;
- * also what recover_walk()'s fates start from): a copy that a revoke
- * record cancels gets state[i] = revoked, any other is a candidate,
- * state[i] = cand.  prev[i] is the candidate before it of the same block
- * (REPLAY_NONE for a block's first one and for revoked copies), and
- * *blocks, *nblocks of them, each block's last candidate, the blocks in
- * the order their first candidates come in (to free; NULL on an error).
- */
-errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
-			  unsigned char revoked, unsigned char cand,
-			  uint32_t *prev, struct replay_block **blocks,
-			  size_t *nblocks);
 
 /* ---- multi-mount protection (mmp.c) -------------------------------------- */
 

@@ -8,8 +8,9 @@
  *     decided and what it means for the passes (struct jsource) and which
  *     journal superblock the end of the replay resets;
  *   - the replay: the checks that refuse before anything is written, the
- *     fast commits in memory, the SCAN and REPLAY passes (recovery.c,
- *     replay.c);
+ *     fast commits in memory, the SCAN and REPLAY passes (pass_scan.c,
+ *     pass_replay.c), each given what it needs (lifecycle_log()), never
+ *     the handle, and filling a result of its own;
  *   - the end, in an order a power cut cannot break: on meta_bg, write
  *     the descriptor copies e2fsck's close writes (metabg.c); flush the
  *     replayed blocks, write the journal superblock, flush, write the
@@ -123,7 +124,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (!err && (mount_flags & EXT2_MF_MOUNTED)) {
 		/* The kernel holds a mounted device exclusively, too. */
 		if (dry && (r->opts.flags & RECOVER_FL_MOUNTED_OK))
-			r->st.mounted = 1;
+			r->life.mounted = 1;
 		else
 			err = RECOVER_ET_MOUNTED;
 	}
@@ -247,7 +248,7 @@ static errcode_t update_fs_super(struct recover_struct *r, int failed,
 		.failed = failed,
 		.fs_error = fs_error,
 		.wtime = time(NULL),
-		.kbytes_written = r->st.written_bytes >> 10,
+		.kbytes_written = lifecycle_written_bytes(r) >> 10,
 	};
 	unsigned char *buf;
 	errcode_t err;
@@ -305,16 +306,16 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * A dump cut short holds less than the journal it was saved from:
 	 * that journal keeps its log for a full replay.
 	 */
-	if (!jsrc || r->st.end_reason == RECOVER_END_TRUNCATED) {
-		r->st.dump_is_current = 0;
+	if (!jsrc || r->scan.end_reason == RECOVER_END_TRUNCATED) {
+		r->life.dump_is_current = 0;
 		return 0;
 	}
-	r->st.write_blocks += 2;
-	r->st.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	r->life.write_blocks += 2;
+	r->life.write_bytes += jsrc->blocksize + r->fs->blocksize;
 	how.had_log = has_log(r);
 	how.replayed = !failed;
-	how.end_tid = r->st.end_tid;
-	how.failed_commit = r->st.failed_commit;
+	how.end_tid = r->scan.end_tid;
+	how.failed_commit = r->scan.failed_commit;
 	how.keep_errno = r->fsck;
 	if (dry) {
 		/* What the superblock updates would say, on a copy. */
@@ -323,12 +324,12 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 		if (!copy)
 			return ENOMEM;
 		memcpy(copy, raw, jsrc->blocksize);
-		r->st.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
+		r->life.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
 		free(copy);
 		return 0;
 	}
 	fs_error = jbd2_reset_super(&r->sb, raw, &how);
-	r->st.fs_errors = fs_error;
+	r->life.fs_errors = fs_error;
 	if (jsrc == &r->src)
 		*what = recover_journal_about(r);
 	err = jsource_write(jsrc, jsrc->sb_block, raw);
@@ -361,7 +362,7 @@ static errcode_t check_device_size(struct recover_struct *r)
 	    ext2fs_get_device_size2(r->fs->device_name, (int)r->fs->blocksize,
 				    &dev_blocks) || !dev_blocks)
 		return 0;
-	r->st.device_blocks = dev_blocks;
+	r->life.device_blocks = dev_blocks;
 	if (dev_blocks < ext2fs_blocks_count(r->fs->super))
 		return RECOVER_ET_DEVICE_SMALL;
 	return 0;
@@ -374,6 +375,7 @@ static errcode_t check_device_size(struct recover_struct *r)
  */
 static errcode_t check_before_write(struct recover_struct *r)
 {
+	struct pass_log pl = lifecycle_log(r);
 	errcode_t err;
 
 	/* A dump older than the filesystem would undo what was done since. */
@@ -393,8 +395,8 @@ static errcode_t check_before_write(struct recover_struct *r)
 	 * e2fsck goes on after a failed scan, replays nothing and resets the
 	 * journal; librecover stops unless told to do the same.
 	 */
-	if (r->st.error && !(r->opts.flags & RECOVER_FL_FORCE))
-		return r->st.error;
+	if (lifecycle_log_error(r) && !(r->opts.flags & RECOVER_FL_FORCE))
+		return lifecycle_log_error(r);
 	/*
 	 * A filesystem larger than its device or image: writes would fail
 	 * part way or land past the end (e2fsck aborts on the same
@@ -405,23 +407,46 @@ static errcode_t check_before_write(struct recover_struct *r)
 		return err;
 	/* A fast-commit area the kernel would refuse, or records the replay
 	 * must not follow: refused before anything is written. */
-	if (r->st.fc_state == RECOVER_FC_CORRUPT)
+	if (r->fc.state == RECOVER_FC_CORRUPT)
 		return RECOVER_ET_FC_CORRUPT;
 	/* Fast commits edit directories and inodes through libext2fs, which
 	 * does not know what the tolerated features do to them. */
-	if (r->st.fc_state == RECOVER_FC_LIVE && r->feat.tolerated)
+	if (r->fc.state == RECOVER_FC_LIVE && r->feat.tolerated)
 		return RECOVER_ET_FC_UNKNOWN_FEATURE;
-	err = fc_replay_check(r);
+	err = fc_replay_check(&pl, r->fs, &r->fc);
 	if (err)
 		return err;
 	/* The fast commits, in memory on the filesystem the log leaves:
 	 * a record that cannot be replayed stops all before any write. */
-	if (!r->st.error && r->st.fc_state == RECOVER_FC_LIVE) {
-		err = fc_replay(r);
+	if (!lifecycle_log_error(r) && r->fc.state == RECOVER_FC_LIVE) {
+		err = fc_replay(&pl, r->fs, &r->fc, &r->fc_overlay);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * REPLAY: the tags no replay may write refused first, then the journal
+ * inode rewritten from its backup (before any logged block: one of them
+ * may hold the inode's table), then the log's blocks.
+ */
+static errcode_t replay_pass(struct recover_struct *r, int dry)
+{
+	struct pass_log pl = lifecycle_log(r);
+	errcode_t err;
+
+	err = pass_check_tags(&pl, ext2fs_blocks_count(r->fs->super), &r->rep);
+	if (err)
+		return err;
+	if (!dry) {
+		err = journal_restore_inode(r);
+		if (err)
+			return err;
+	}
+	err = pass_replay(&pl, r->fs->io, dry, &r->rep);
+	r->life.read_bytes = r->src.read_bytes;
+	return err;
 }
 
 /*
@@ -444,13 +469,13 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 		*what = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
-		r->st.wrote = 1;
+		r->life.wrote = 1;
 		err = journal_fix_jdev_csum(r);
 		if (err)
 			return err;
 	}
-	if (!r->st.error && r->sb.pub.start) {
-		err = recovery_replay(r);
+	if (!lifecycle_log_error(r) && r->sb.pub.start) {
+		err = replay_pass(r, dry);
 		/* Only a tag past the end is the journal's fault. */
 		if (err != RECOVER_ET_TAG_PAST_END &&
 		    err != RECOVER_ET_TAG_OWN_JOURNAL)
@@ -469,37 +494,53 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
  */
 static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
 {
+	struct pass_log pl = lifecycle_log(r);
 	struct recover_event ev;
-	errcode_t err;
+	errcode_t err = 0;
 
-	err = fc_scan_area(r);
+	/* A dump on its own: no inode size to hold an INODE record to but
+	 * the block's. */
+	if (!r->scan.error)
+		err = fc_scan_area(&pl, r->fs ? EXT2_INODE_SIZE(r->fs->super) :
+				   r->sb.pub.blocksize, r->scan.end_tid,
+				   &r->fc);
 	if (err)
 		return err;
-	if (!r->st.error)
+	if (!r->scan.error)
 		err = revoke_finish(&r->revoke, rd, &r->sb,
-				    r->st.revoke_records, &r->notify);
+				    r->scan.revoke_records, &r->notify);
 	if (!err)
-		err = recovery_plan(r, rd);
+		err = pass_plan(&pl, rd, r->fs, r->scan.error != 0);
 	if (!err && r->notify.event) {
-		recovery_event_init(&ev, RECOVER_EV_END, r->st.end_at.tid,
-				    r->st.end_at.jblock);
-		ev.end = r->st.end_reason;
+		recovery_event_init(&ev, RECOVER_EV_END, r->scan.end_at.tid,
+				    r->scan.end_at.jblock);
+		ev.end = r->scan.end_reason;
 		err = recovery_event_send(&r->notify, &ev);
 	}
-	r->st.revoke_kept = revoke_kept(&r->revoke);
-	r->st.table_bytes = r->revoke.peak_bytes +
-			    r->tags_cap * sizeof(*r->tags);
+	r->life.revoke_kept = revoke_kept(&r->revoke);
+	r->life.table_bytes = r->revoke.peak_bytes +
+			      r->tags.cap * sizeof(*r->tags.v);
 	return err;
 }
 
 errcode_t lifecycle_scan(struct recover_struct *r)
 {
+	struct pass_log pl = lifecycle_log(r);
+	/* The open cleared a superblock's garbage after s_errno in memory:
+	 * the read-ahead thread compares the block it reads with the
+	 * superblock as read, up to there. */
+	struct scan_how how = {
+		.flags = r->opts.flags,
+		.jsb_raw = r->jsb_raw,
+		.jsb_len = r->life.garbage_nr_users ? JSB_V1_SIZE :
+			   r->src.blocksize,
+	};
 	struct jreader rd;
 
 	if (r->scan_err || r->scanned)
 		return r->scan_err;
 	memset(&rd, 0, sizeof(rd));
-	r->scan_err = recovery_scan(r, &rd);
+	r->scan_err = pass_scan(&pl, &how, &rd, &r->scan);
 	if (!r->scan_err && r->sb.pub.start)
 		r->scan_err = read_passes(r, &rd);
 	jreader_free(&rd);
@@ -519,7 +560,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
-	if (r->st.mounted)
+	if (r->life.mounted)
 		return RECOVER_ET_MOUNTED;
 	*what = recover_journal_about(r);
 	err = lifecycle_scan(r);
@@ -537,17 +578,17 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	if (err)
 		return err;
 	r->replayed = 1;
-	failed = r->st.error || r->st.bad_csum;
-	r->st.write_blocks = r->st.copies_written;
-	r->st.write_bytes = r->st.written_bytes;
+	failed = lifecycle_log_error(r) || r->rep.bad_csum;
+	r->life.write_blocks = r->rep.copies_written;
+	r->life.write_bytes = r->rep.written_bytes;
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
-		r->st.wrote = 1;
-		err = recovery_restore_inode(r);
+		r->life.wrote = 1;
+		err = journal_restore_inode(r);
 		if (err)
 			return err;
 		/* The fast commits' changes, over the log's blocks. */
-		err = fc_replay_commit(r);
+		err = fc_replay_commit(&r->fc_overlay, r->fs->io, &r->fc);
 		if (err)
 			return err;
 	}

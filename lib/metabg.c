@@ -132,11 +132,11 @@ errcode_t metabg_write_copies(struct recover_struct *r, int dry)
 							     buf);
 				if (err)
 					goto out;
-				r->st.written_bytes += bs;
+				r->life.desc_written += bs;
 			}
-			r->st.desc_copies++;
-			r->st.write_blocks++;
-			r->st.write_bytes += bs;
+			r->life.desc_copies++;
+			r->life.write_blocks++;
+			r->life.write_bytes += bs;
 		}
 	}
 out:

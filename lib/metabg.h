@@ -13,8 +13,8 @@ struct recover_struct;
 /*
  * On meta_bg, each metagroup's descriptor block written over its copies in
  * the metagroup's second and last groups (dry: only counted), in the
- * layout the superblock on disk gives; counted in r->st.desc_copies,
- * write_blocks and write_bytes.  Nothing on a layout e2fsck could not open.
+ * layout the superblock on disk gives; counted in r->life's desc_copies,
+ * desc_written, write_blocks and write_bytes.  Nothing on a layout e2fsck could not open.
  */
 errcode_t metabg_write_copies(struct recover_struct *r, int dry);
 

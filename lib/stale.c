@@ -165,10 +165,10 @@ static int read_facts(struct recover_struct *r, unsigned char *blk)
  */
 static uint64_t commit_time(struct recover_struct *r)
 {
-	uint64_t sec = r->st.last_commit_sec;
+	uint64_t sec = r->scan.last_commit_sec;
 
 	if (sec > 0xffffffffULL && !(sec & 0xffffffffULL)) {
-		r->st.stale_checks |= RECOVER_STALE_SHIFTED;
+		r->stale.checks |= RECOVER_STALE_SHIFTED;
 		return sec >> 32;
 	}
 	return sec;
@@ -180,13 +180,13 @@ static void check_times(struct recover_struct *r)
 	uint64_t t = commit_time(r);
 	uint64_t fs_t = fs_mtime(es) > fs_wtime(es) ? fs_mtime(es) : fs_wtime(es);
 
-	r->st.stale_log_time = t;
-	r->st.stale_fs_time = fs_t;
+	r->stale.log_time = t;
+	r->stale.fs_time = fs_t;
 	if (!t)
 		return;
-	r->st.stale_checks |= RECOVER_STALE_TIME;
+	r->stale.checks |= RECOVER_STALE_TIME;
 	if (fs_t > t)
-		r->st.stale_found |= RECOVER_STALE_TIME;
+		r->stale.found |= RECOVER_STALE_TIME;
 }
 
 errcode_t stale_check(struct recover_struct *r)
@@ -196,11 +196,11 @@ errcode_t stale_check(struct recover_struct *r)
 	struct own_journal o;
 	int facts;
 
-	r->st.stale_checks = r->st.stale_found = 0;
+	r->stale.checks = r->stale.found = 0;
 	if (r->src.kind != RECOVER_SRC_DUMP)
 		return 0;
-	r->st.stale_fs_wtime = fs_wtime(es);
-	r->st.stale_fs_mnt_count = es->s_mnt_count;
+	r->stale.fs_wtime = fs_wtime(es);
+	r->stale.fs_mnt_count = es->s_mnt_count;
 	blk = malloc(r->src.blocksize);
 	if (!blk)
 		return ENOMEM;
@@ -209,22 +209,22 @@ errcode_t stale_check(struct recover_struct *r)
 	if (facts) {
 		int own = (int)get_be32(blk + F_OWN);
 
-		r->st.stale_checks |= RECOVER_STALE_FACTS | RECOVER_STALE_MOUNT |
+		r->stale.checks |= RECOVER_STALE_FACTS | RECOVER_STALE_MOUNT |
 				      RECOVER_STALE_WRITE;
-		r->st.stale_saved_wtime = get_be64(blk + F_WTIME);
-		r->st.stale_saved_mnt_count = get_be32(blk + F_MNT_COUNT);
+		r->stale.saved_wtime = get_be64(blk + F_WTIME);
+		r->stale.saved_mnt_count = get_be32(blk + F_MNT_COUNT);
 		if (get_be64(blk + F_MTIME) != fs_mtime(es) ||
 		    get_be32(blk + F_MNT_COUNT) != es->s_mnt_count)
-			r->st.stale_found |= RECOVER_STALE_MOUNT;
+			r->stale.found |= RECOVER_STALE_MOUNT;
 		if (get_be64(blk + F_WTIME) != fs_wtime(es) ||
 		    get_be64(blk + F_KBYTES) != es->s_kbytes_written)
-			r->st.stale_found |= RECOVER_STALE_WRITE;
+			r->stale.found |= RECOVER_STALE_WRITE;
 		/* An external journal is not read here: no check of it. */
 		if (own != 2 && o.kind != 2) {
-			r->st.stale_checks |= RECOVER_STALE_JOURNAL;
+			r->stale.checks |= RECOVER_STALE_JOURNAL;
 			if (own != o.kind ||
 			    (own && memcmp(blk + F_OWN_SHA, o.sha, SHA256_LENGTH)))
-				r->st.stale_found |= RECOVER_STALE_JOURNAL;
+				r->stale.found |= RECOVER_STALE_JOURNAL;
 		}
 	} else if (o.kind == 1) {
 		/* Its own journal, when it is not the dump's log. */
@@ -232,23 +232,23 @@ errcode_t stale_check(struct recover_struct *r)
 
 		own_from_raw(&d, 1, r->jsb_raw);
 		if (memcmp(d.sha, o.sha, SHA256_LENGTH)) {
-			uint32_t first = r->sb.pub.sequence, end = r->st.end_tid;
+			uint32_t first = r->sb.pub.sequence, end = r->scan.end_tid;
 
-			r->st.stale_checks |= RECOVER_STALE_SEQUENCE;
-			r->st.stale_own_sequence = o.sequence;
+			r->stale.checks |= RECOVER_STALE_SEQUENCE;
+			r->stale.own_sequence = o.sequence;
 			/* Sequence numbers wrap: compared as differences. */
 			if ((int32_t)(o.sequence - first) < 0 ||
 			    (int32_t)(o.sequence - end) > 0)
-				r->st.stale_found |= RECOVER_STALE_SEQUENCE;
+				r->stale.found |= RECOVER_STALE_SEQUENCE;
 		}
 	}
 	check_times(r);
 	/* The record knows better than the times: a dump saved from the
 	 * filesystem as it is now is current whatever its log's clock. */
-	if (facts && !(r->st.stale_found & ~RECOVER_STALE_TIME))
-		r->st.stale_found &= ~RECOVER_STALE_TIME;
+	if (facts && !(r->stale.found & ~RECOVER_STALE_TIME))
+		r->stale.found &= ~RECOVER_STALE_TIME;
 	free(blk);
-	if (r->st.stale_found && !(r->opts.flags & RECOVER_FL_STALE_DUMP))
+	if (r->stale.found && !(r->opts.flags & RECOVER_FL_STALE_DUMP))
 		return RECOVER_ET_STALE_DUMP;
 	return 0;
 }

@@ -24,6 +24,10 @@
 #    not -f), replayed with --foreign-journal (exit 1): exactly the blocks its log
 #    replays change, to what e2fsck writes replaying it on its own
 #    filesystem, and the target's journal and flags are left alone.
+#  - a dump of a journal with a fast-commit area, listed on its own (-l, no
+#    filesystem): its log and the area's scan are listed, exit 0 (this
+#    crashed when the area's scan asked the missing filesystem for its
+#    inode size).
 # The dump files are never changed.
 # (pending.sh, kept out of TESTS, checks the block a cut dump is said to end
 # at when the cut falls inside a transaction's data blocks.)
@@ -251,5 +255,25 @@ for fmt in 4k-64-v3 1k-32-none; do
 	[ "$(sha256_of "other-$fmt.dump")" = "$dsum" ] || fail "foreign-$fmt: jrecover changed the dump"
 	case_end
 done
+
+case_begin fc-alone "a dump with a fast-commit area, listed without its filesystem"
+mkimg fc.img 8M -b 1024 -O fast_commit
+jw -d fc.dump fc.img <<-EOF
+	version 2
+	features revoke fast_commit
+	fcblocks 16
+	txn
+	log $B fill=0x55
+	commit time=1700000001
+	EOF
+dsum=$(sha256_of fc.dump)
+jr list.out list.err -l fc.dump
+[ "$RUN_RC" -eq 0 ] || fail "fc-alone: jrecover -l exited $RUN_RC, not 0"
+grep -q "^Fast-commit area ends at journal block" list.out ||
+	fail "fc-alone: -l does not list the fast-commit area's scan"
+grep -q "FS block $B from journal block 2 (transaction 1): written" list.out ||
+	fail "fc-alone: -l does not plan the log's one block"
+[ "$(sha256_of fc.dump)" = "$dsum" ] || fail "fc-alone: jrecover changed the dump"
+case_end
 
 end_test

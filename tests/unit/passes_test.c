@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * passes_test.c -- unit tests of the passes, one group each: SCAN
- * (lib/recovery.c), the revoke strategy (lib/revoke.c), REPLAY
- * (lib/replay.c) and the plan of recover_walk() (lib/plan.c).
+ * (lib/pass_scan.c), the revoke strategy (lib/revoke.c), REPLAY
+ * (lib/pass_replay.c) and the plan of recover_walk() (lib/pass_plan.c).
  *
  * The filesystem is held in memory (tests/fuzz/memio.c: 2 MiB, 1 KiB
  * blocks, metadata_csum, a 1024-block journal inode); each case starts
@@ -16,8 +16,9 @@
  *
  * Which layer each case exercises:
  *   scan_tags, scan_bad_commit, scan_wrap, scan_tid_wrap
- *       recovery_scan() called directly on a handle from recover_open()
- *       (opts.io_manager = memio); r->tags, r->ntags and r->st read back.
+ *       pass_scan() called directly, given the journal of a handle from
+ *       recover_open() (opts.io_manager = memio) as the lifecycle gives
+ *       it (struct pass_log); the tags and the scan_result read back.
  *       scan_wrap also replays (recover_replay) to read the wrapped copies.
  *   revoke_direct
  *       revoke.c alone, default strategy, no handle: revoke_init,
@@ -26,35 +27,35 @@
  *   revoke_log_default, revoke_log_full
  *       both strategies over one log through a handle (the full one's
  *       REVOKE pass, revoke_finish(), needs its journal reader):
- *       recovery_scan() and revoke_finish() with the scan's reader, then
+ *       pass_scan() and revoke_finish() with the scan's reader, then
  *       revoke_cancels() on r->revoke per kept tag.
  *   replay_classify
- *       replay_classify() directly, on a handle-less recover_struct whose
- *       tags are made here and whose revoke table is fed by revoke.c.
+ *       pass_classify() directly, no handle: a struct pass_log whose tags
+ *       are made here and whose revoke table is fed by revoke.c.
  *   replay_last_copy
  *       the REPLAY pass through recover_open() + recover_replay(); the
  *       blocks read back through a new memio channel.
  *   plan_fates
- *       recovery_plan() through recover_walk(): the RECOVER_EV_FATE events.
+ *       pass_plan() through recover_walk(): the RECOVER_EV_FATE events.
  *
  * Each group was seen to fail with a deliberate break of its pass (made
  * by hand, not committed):
- *   SCAN    drop_txn() in recovery.c no longer resets r->ntags (the tags
- *           of a transaction without a good commit are kept): scan_tags
- *           fails at assert_int_equal(r->ntags, 3) (4 != 3), and
- *           scan_bad_commit at assert_int_equal(r->ntags, 1) (2 != 1).
+ *   SCAN    drop_txn() in pass_scan.c no longer resets the tags' count
+ *           (the tags of a transaction without a good commit are kept):
+ *           scan_tags fails at assert_int_equal(r->tags.n, 3) (4 != 3),
+ *           and scan_bad_commit at assert_int_equal(r->tags.n, 1) (2 != 1).
  *   REVOKE  revoke_cancels() compares with tid_gt instead of tid_geq (a
  *           record of T no longer cancels a copy of T itself):
  *           revoke_direct fails at assert_true(cancels(&rv, 100, 6, 6)),
  *           revoke_log_default and revoke_log_full at
  *           assert_true(cancels(&r->revoke, X, 6, 6)).
- *   REPLAY  replay_classify() keeps each block's first candidate instead
+ *   REPLAY  pass_classify() keeps each block's first candidate instead
  *           of moving to the later one (the replay writes the first copy):
  *           replay_classify fails at assert_int_equal(prev[4], 2) (0 != 2),
  *           replay_last_copy at expect_block(X, 0x13, 0) (0x11 found);
  *           and write_batch() passing 0 for the escape flag: replay_last_copy
  *           fails at expect_block(E, 0x41, 1) (0x00 where the magic goes).
- *   PLAN    plan.c emits a superseded copy as RECOVER_FATE_WRITTEN:
+ *   PLAN    pass_plan.c emits a superseded copy as RECOVER_FATE_WRITTEN:
  *           plan_fates fails at expect_fate(e, 0, X, ...SUPERSEDED...)
  *           (fate 1 != 3).
  */
@@ -194,19 +195,25 @@ static recover_t open_handle(unsigned int flags)
 }
 
 /*
- * recovery_scan() itself, then the full strategy's REVOKE pass
- * (revoke_finish()), as lifecycle_scan() runs them; a replay after it goes
- * on from this scan.
+ * pass_scan() itself, then the full strategy's REVOKE pass
+ * (revoke_finish()), as lifecycle_scan() runs them, given what the
+ * lifecycle gives them (lifecycle_log()); a replay after it goes on from
+ * this scan.
  */
 static recover_t scanned(unsigned int flags)
 {
 	recover_t r = open_handle(flags);
+	struct pass_log pl = lifecycle_log(r);
+	struct scan_how how = {
+		.flags = flags, .jsb_raw = r->jsb_raw,
+		.jsb_len = r->src.blocksize,
+	};
 	struct jreader rd;
 
 	memset(&rd, 0, sizeof(rd));
-	assert_int_equal(recovery_scan(r, &rd), 0);
+	assert_int_equal(pass_scan(&pl, &how, &rd, &r->scan), 0);
 	assert_int_equal(revoke_finish(&r->revoke, &rd, &r->sb,
-				       r->st.revoke_records, &r->notify), 0);
+				       r->scan.revoke_records, &r->notify), 0);
 	jreader_free(&rd);
 	r->scanned = 1;
 	return r;
@@ -224,10 +231,10 @@ static recover_t scanned(unsigned int flags)
 static void expect_tag_at(const char *file, int line, const recover_t r,
 			  size_t i, blk64_t fsblk, uint32_t tid, uint32_t jblk)
 {
-	_assert_true(i < r->ntags, "i < r->ntags", file, line);
-	EQ(r->tags[i].fsblk, fsblk);
-	EQ(r->tags[i].tid, tid);
-	EQ(r->tags[i].jblk, jblk);
+	_assert_true(i < r->tags.n, "i < r->tags.n", file, line);
+	EQ(r->tags.v[i].fsblk, fsblk);
+	EQ(r->tags.v[i].tid, tid);
+	EQ(r->tags.v[i].jblk, jblk);
 }
 
 /* Filesystem block blk as the in-memory channel reads it now. */
@@ -284,15 +291,15 @@ static void test_scan_tags(void **state)
 	log_end(&l);
 
 	r = scanned(0);
-	assert_int_equal(r->st.first_tid, 5);
-	assert_int_equal(r->st.transactions, 2);
+	assert_int_equal(r->scan.first_tid, 5);
+	assert_int_equal(r->scan.transactions, 2);
 	/* The first tid not replayed: 6 is the last committed one. */
-	assert_int_equal(r->st.end_tid, 7);
-	assert_int_equal(r->st.end_reason, RECOVER_END_NO_MAGIC);
-	assert_int_equal(r->st.end_at.jblock, 10);
-	assert_int_equal(r->st.logged_blocks, 3);
+	assert_int_equal(r->scan.end_tid, 7);
+	assert_int_equal(r->scan.end_reason, RECOVER_END_NO_MAGIC);
+	assert_int_equal(r->scan.end_at.jblock, 10);
+	assert_int_equal(r->scan.logged_blocks, 3);
 	/* D, in transaction 7 without its commit block, is not kept. */
-	assert_int_equal(r->ntags, 3);
+	assert_int_equal(r->tags.n, 3);
 	expect_tag(r, 0, A, 5, 2);
 	expect_tag(r, 1, B, 5, 3);
 	expect_tag(r, 2, C, 6, 6);
@@ -324,13 +331,13 @@ static void test_scan_bad_commit(void **state)
 
 	r = scanned(0);
 	/* The log ends at the bad commit: 7, good as it is, is not replayed. */
-	assert_int_equal(r->st.transactions, 1);
-	assert_int_equal(r->st.end_tid, 6);
-	assert_int_equal(r->st.end_reason, RECOVER_END_COMMIT_CSUM);
-	assert_int_equal(r->st.failed_commit, 1);
-	assert_int_equal(r->st.failed_tid, 6);
-	assert_int_equal(r->st.failed_at.jblock, 6);
-	assert_int_equal(r->ntags, 1);
+	assert_int_equal(r->scan.transactions, 1);
+	assert_int_equal(r->scan.end_tid, 6);
+	assert_int_equal(r->scan.end_reason, RECOVER_END_COMMIT_CSUM);
+	assert_int_equal(r->scan.failed_commit, 1);
+	assert_int_equal(r->scan.failed_tid, 6);
+	assert_int_equal(r->scan.failed_at.jblock, 6);
+	assert_int_equal(r->tags.n, 1);
 	expect_tag(r, 0, A, 5, 2);
 	recover_close(r);
 }
@@ -360,10 +367,10 @@ static void test_scan_wrap(void **state)
 
 	r = scanned(0);
 	assert_int_equal(r->sb.pub.start, JBLOCKS - 2);
-	assert_int_equal(r->st.transactions, 2);
-	assert_int_equal(r->st.end_tid, 11);
-	assert_int_equal(r->st.end_at.jblock, 6);
-	assert_int_equal(r->ntags, 3);
+	assert_int_equal(r->scan.transactions, 2);
+	assert_int_equal(r->scan.end_tid, 11);
+	assert_int_equal(r->scan.end_at.jblock, 6);
+	assert_int_equal(r->tags.n, 3);
 	expect_tag(r, 0, A, 9, JBLOCKS - 1);
 	expect_tag(r, 1, B, 9, 1);
 	expect_tag(r, 2, C, 10, 4);
@@ -403,10 +410,10 @@ static void test_scan_tid_wrap(void **state)
 	log_end(&l);
 
 	r = scanned(0);
-	assert_int_equal(r->st.transactions, 3);
-	assert_int_equal(r->st.end_tid, 1);
-	assert_int_equal(r->st.revoke_records, 1);
-	assert_int_equal(r->ntags, 4);
+	assert_int_equal(r->scan.transactions, 3);
+	assert_int_equal(r->scan.end_tid, 1);
+	assert_int_equal(r->scan.revoke_records, 1);
+	assert_int_equal(r->tags.n, 4);
 	expect_tag(r, 0, A, 0xfffffffeU, 2);
 	expect_tag(r, 1, B, 0xfffffffeU, 3);
 	expect_tag(r, 2, A, 0xffffffffU, 6);
@@ -552,9 +559,9 @@ static void revoke_log(unsigned int flags)
 
 	r = scanned(flags);
 	assert_int_equal(r->revoke.full, !!(flags & RECOVER_FL_FULL_REVOKE));
-	assert_int_equal(r->st.transactions, 3);
-	assert_int_equal(r->st.revoke_records, 1);
-	assert_int_equal(r->ntags, 5);
+	assert_int_equal(r->scan.transactions, 3);
+	assert_int_equal(r->scan.revoke_records, 1);
+	assert_int_equal(r->tags.n, 5);
 	expect_tag(r, 0, X, 5, 2);
 	expect_tag(r, 1, Y, 5, 3);
 	expect_tag(r, 2, X, 6, 7);
@@ -597,8 +604,9 @@ static void test_replay_classify(void **state)
 		{ 300, 3 },
 	};
 	enum { N = sizeof(t) / sizeof(t[0]) };
-	static struct recover_struct rs;
-	struct recover_struct *r = &rs;
+	struct revoke rv;
+	struct jtags jt;
+	struct pass_log pl = { .revoke = &rv, .tags = &jt };
 	struct jtag tags[N];
 	struct replay_block *blocks = NULL;
 	unsigned char st[N];
@@ -606,25 +614,24 @@ static void test_replay_classify(void **state)
 	size_t nblocks = 0, i;
 
 	(void)state;
-	memset(r, 0, sizeof(*r));
+	memset(&rv, 0, sizeof(rv));
 	memset(tags, 0, sizeof(tags));
-	assert_int_equal(revoke_init(&r->revoke, 0), 0);
+	assert_int_equal(revoke_init(&rv, 0), 0);
 	for (i = 0; i < N; i++) {
 		tags[i].fsblk = t[i].fsblk;
 		tags[i].tid = t[i].tid;
 		tags[i].jblk = (uint32_t)(10 + i);
-		assert_int_equal(revoke_logged(&r->revoke, t[i].fsblk,
-					       t[i].tid), 0);
+		assert_int_equal(revoke_logged(&rv, t[i].fsblk, t[i].tid), 0);
 		if (i == 1 || i == 3)
-			revoke_commit(&r->revoke, t[i].tid);
+			revoke_commit(&rv, t[i].tid);
 	}
-	feed_revoke(&r->revoke, 3, r3, 1, 50);
-	revoke_commit(&r->revoke, 3);
-	r->tags = tags;
-	r->ntags = N;
+	feed_revoke(&rv, 3, r3, 1, 50);
+	revoke_commit(&rv, 3);
+	jt.v = tags;
+	jt.n = jt.cap = N;
 
-	assert_int_equal(replay_classify(r, st, ST_REVOKED, ST_CAND, prev,
-					 &blocks, &nblocks), 0);
+	assert_int_equal(pass_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
+				       &blocks, &nblocks), 0);
 	assert_int_equal(st[0], ST_CAND);
 	assert_int_equal(st[1], ST_CAND);
 	assert_int_equal(st[2], ST_CAND);
@@ -644,7 +651,7 @@ static void test_replay_classify(void **state)
 	assert_int_equal(blocks[1].fsblk, 200);
 	assert_int_equal(blocks[1].tag, 1);
 	free(blocks);
-	revoke_free(&r->revoke);
+	revoke_free(&rv);
 }
 
 /*
@@ -689,7 +696,7 @@ static void test_replay_last_copy(void **state)
 	r = open_handle(0);
 	assert_int_equal(recover_scan(r), 0);
 	expect_tag(r, 5, E, 2, 9);
-	assert_true(r->tags[5].flags & JBD2_FLAG_ESCAPE);
+	assert_true(r->tags.v[5].flags & JBD2_FLAG_ESCAPE);
 	assert_int_equal(recover_replay(r), 0);
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * replay.c -- the REPLAY pass: each filesystem block written once.
+ * pass_replay.c -- the REPLAY pass: each filesystem block written once.
  *
  * e2fsck and the kernel write, in log order, every logged copy that no
  * revoke record cancels and whose data checksum holds (a copy whose
@@ -26,9 +26,9 @@
  * it writes) = copies_written + superseded, bad_csum and bad_csum_at, and
  * the first unreadable copy in log order.  Nothing here touches the
  * journal: recover_replay() resets it only after these writes are flushed,
- * so an interrupted replay is replayed again whole.  Before the pass,
- * recovery_replay() refuses the tags no replay may write (check_tags())
- * and rewrites a journal inode taken from its backup.
+ * so an interrupted replay is replayed again whole.  Before the pass, the
+ * lifecycle refuses the tags no replay may write (pass_check_tags()) and
+ * rewrites a journal inode taken from its backup.
  *
  * Memory: per logged copy, a state byte and the index of the block's
  * previous candidate (4 bytes); per logged block, a table slot (12 bytes at
@@ -41,8 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
-#include "notify.h"
+#include "passes.h"
+#include "array.h"
+#include "target.h"
 
 /* What the pass knows of each copy. */
 enum {
@@ -60,7 +61,8 @@ struct want {
 };
 
 struct replay {
-	struct recover_struct *r;
+	const struct pass_log *pl;
+	struct replay_result *res;
 	unsigned char	*state;		/* C_* per tag */
 	uint32_t	*prev;		/* previous candidate of the same block */
 	struct replay_block *blocks;	/* ascending block numbers */
@@ -93,15 +95,16 @@ static int by_jblk(const void *a, const void *b)
 /* Tell the caller how far the pass is: copies settled, of all tags. */
 static errcode_t step(struct replay *p)
 {
-	return recovery_progress(&p->r->notify, RECOVER_PASS_REPLAY, p->done,
-				 p->r->ntags);
+	return recovery_progress(p->pl->notify, RECOVER_PASS_REPLAY, p->done,
+				 p->pl->tags->n);
 }
 
-errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
-			  unsigned char revoked, unsigned char cand,
-			  uint32_t *prev, struct replay_block **blocks,
-			  size_t *nblocks)
+errcode_t pass_classify(const struct pass_log *pl, unsigned char *state,
+			unsigned char revoked, unsigned char cand,
+			uint32_t *prev, struct replay_block **blocks,
+			size_t *nblocks)
 {
+	const struct jtags *tags = pl->tags;
 	struct replay_block *b = NULL, *shrunk;
 	struct rtable last;		/* block -> its entry in b */
 	uint32_t *slot;
@@ -111,14 +114,14 @@ errcode_t replay_classify(const struct recover_struct *r, unsigned char *state,
 
 	*blocks = NULL;
 	*nblocks = 0;
-	err = rtable_init(&last, r->ntags);
+	err = rtable_init(&last, tags->n);
 	if (err)
 		return err;
-	for (i = 0; i < r->ntags; i++) {
-		const struct jtag *t = &r->tags[i];
+	for (i = 0; i < tags->n; i++) {
+		const struct jtag *t = &tags->v[i];
 
 		prev[i] = REPLAY_NONE;
-		if (recovery_revoked(r, t)) {
+		if (pass_revoked(pl->revoke, t)) {
 			state[i] = revoked;
 			continue;
 		}
@@ -158,15 +161,14 @@ out:
  * sorted to be written in ascending order. */
 static errcode_t classify(struct replay *p)
 {
-	struct recover_struct *r = p->r;
 	size_t i;
 	errcode_t err;
 
-	err = replay_classify(r, p->state, C_REVOKED, C_CAND, p->prev,
-			      &p->blocks, &p->nblocks);
-	for (i = 0; i < r->ntags && !err; i++)
+	err = pass_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
+			    &p->blocks, &p->nblocks);
+	for (i = 0; i < p->pl->tags->n && !err; i++)
 		if (p->state[i] == C_REVOKED) {
-			r->st.revoked++;
+			p->res->revoked++;
 			p->done++;
 			err = step(p);
 		}
@@ -178,12 +180,12 @@ static errcode_t classify(struct replay *p)
 /* Check a copy just read (data NULL: it could not be read). */
 static int settle(struct replay *p, uint32_t i, const unsigned char *data)
 {
-	const struct jtag *t = &p->r->tags[i];
+	const struct jtag *t = &p->pl->tags->v[i];
 
 	p->done++;
 	if (!data)
 		p->state[i] = C_UNREAD;
-	else if (jbd2_data_csum_ok(&p->r->sb, t->tid, data, t->csum))
+	else if (jbd2_data_csum_ok(p->pl->sb, t->tid, data, t->csum))
 		p->state[i] = C_GOOD;
 	else
 		p->state[i] = C_BAD;
@@ -195,28 +197,28 @@ static int settle(struct replay *p, uint32_t i, const unsigned char *data)
 static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 		     unsigned char *dst, unsigned char *ok)
 {
-	unsigned int bs = p->r->sb.pub.blocksize, k;
+	unsigned int bs = p->pl->sb->pub.blocksize, k;
 
-	if (!jsource_read(&p->r->src, jblk, n, dst)) {
+	if (!jsource_read(p->pl->src, jblk, n, dst)) {
 		memset(ok, 1, n);
 		return;
 	}
 	for (k = 0; k < n; k++)
-		ok[k] = !jsource_read(&p->r->src, jblk + k, 1,
+		ok[k] = !jsource_read(p->pl->src, jblk + k, 1,
 				      dst + (size_t)k * bs);
 }
 
-errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
-			     size_t i, const unsigned char *state,
-			     unsigned char wanted, const unsigned char **data)
+errcode_t pass_read_copy(const struct jtags *tags, struct jreader *rd,
+			 size_t i, const unsigned char *state,
+			 unsigned char wanted, const unsigned char **data)
 {
-	const struct jtag *t = r->tags;
+	const struct jtag *t = tags->v;
 	unsigned int n = 1;
 	size_t k;
 
 	if (!jreader_holds(rd, t[i].jblk))
-		for (k = i + 1; k < r->ntags && n < rd->cap && state[k] == wanted &&
-		     t[k].jblk == t[i].jblk + n; k++)
+		for (k = i + 1; k < tags->n && n < rd->cap &&
+		     state[k] == wanted && t[k].jblk == t[i].jblk + n; k++)
 			n++;
 	return jreader_fetch(rd, t[i].jblk, n, data);
 }
@@ -225,12 +227,12 @@ errcode_t recovery_read_copy(struct recover_struct *r, struct jreader *rd,
 static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 			     unsigned int n)
 {
-	struct recover_struct *r = p->r;
-	unsigned int bs = r->sb.pub.blocksize, k, run;
+	const struct jtag *tags = p->pl->tags->v;
+	unsigned int bs = p->pl->sb->pub.blocksize, k, run;
 	errcode_t err;
 
 	for (k = 0; k < n; k++) {
-		p->wants[k].jblk = r->tags[p->blocks[first + k].tag].jblk;
+		p->wants[k].jblk = tags[p->blocks[first + k].tag].jblk;
 		p->wants[k].slot = k;
 	}
 	qsort(p->wants, n, sizeof(*p->wants), by_jblk);
@@ -257,13 +259,13 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 				break;
 			/* The spare block past the batch's data. */
 			data = p->buf + (size_t)n * bs;
-			if (jsource_read(&r->src, r->tags[i].jblk, 1,
+			if (jsource_read(p->pl->src, tags[i].jblk, 1,
 					 p->buf + (size_t)n * bs))
 				data = NULL;
 		}
 		if (i != REPLAY_NONE) {
-			err = target_write(tg, r->tags[i].fsblk, data,
-					   r->tags[i].flags & JBD2_FLAG_ESCAPE);
+			err = target_write(tg, tags[i].fsblk, data,
+					   tags[i].flags & JBD2_FLAG_ESCAPE);
 			if (err)
 				return err;
 			p->written++;
@@ -284,21 +286,21 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 /* With data checksums: every candidate not read yet, in log order. */
 static errcode_t check_rest(struct replay *p)
 {
-	struct recover_struct *r = p->r;
+	const struct pass_log *pl = p->pl;
 	const unsigned char *data;
 	struct jreader rd;
 	size_t i;
 	errcode_t err;
 
-	err = jreader_init(&rd, &r->src, r->sb.last);
+	err = jreader_init(&rd, pl->src, pl->sb->last);
 	if (err)
 		return err;
-	for (i = 0; i < r->ntags; i++) {
+	for (i = 0; i < pl->tags->n; i++) {
 		if (p->state[i] != C_CAND)
 			continue;
 		settle(p, (uint32_t)i,
-		       recovery_read_copy(r, &rd, i, p->state, C_CAND, &data) ?
-		       NULL : data);
+		       pass_read_copy(pl->tags, &rd, i, p->state, C_CAND,
+				      &data) ? NULL : data);
 		err = step(p);
 		if (err)
 			break;
@@ -313,12 +315,14 @@ static errcode_t check_rest(struct replay *p)
  */
 static void count(struct replay *p, int final)
 {
-	struct recover_struct *r = p->r;
+	const struct jtags *tags = p->pl->tags;
+	struct notify *n = p->pl->notify;
+	struct replay_result *res = p->res;
 	unsigned long long good = 0;
 	size_t i;
 
-	for (i = 0; i < r->ntags; i++) {
-		const struct jtag *t = &r->tags[i];
+	for (i = 0; i < tags->n; i++) {
+		const struct jtag *t = &tags->v[i];
 
 		switch (p->state[i]) {
 		case C_CAND:	/* not read: no checksum to check */
@@ -329,35 +333,37 @@ static void count(struct replay *p, int final)
 			good++;
 			break;
 		case C_BAD:
-			recovery_skipped(&r->notify, t->tid, t->jblk, t->fsblk,
+			recovery_skipped(n, t->tid, t->jblk, t->fsblk,
 					 t->flags, RECOVER_FATE_BAD_CSUM);
-			if (!r->st.bad_csum++) {
-				r->st.bad_csum_at.jblock = t->jblk;
-				r->st.bad_csum_at.fsblock = t->fsblk;
-				r->st.bad_csum_at.tid = t->tid;
+			if (!res->bad_csum++) {
+				res->bad_csum_at.jblock = t->jblk;
+				res->bad_csum_at.fsblock = t->fsblk;
+				res->bad_csum_at.tid = t->tid;
 			}
 			break;
 		case C_UNREAD:
-			recovery_skipped(&r->notify, t->tid, t->jblk, t->fsblk,
+			recovery_skipped(n, t->tid, t->jblk, t->fsblk,
 					 t->flags, RECOVER_FATE_UNREADABLE);
 			/* As the kernel does: go on, report at the end. */
-			if (!r->st.error) {
-				r->st.error = RECOVER_ET_LOG_IO;
-				r->st.error_at.jblock = t->jblk;
-				r->st.error_at.fsblock = t->fsblk;
-				r->st.error_at.tid = t->tid;
+			if (!res->error) {
+				res->error = RECOVER_ET_LOG_IO;
+				res->error_at.jblock = t->jblk;
+				res->error_at.fsblock = t->fsblk;
+				res->error_at.tid = t->tid;
 			}
 			break;
 		}
 	}
-	r->st.replayed += good;
-	r->st.copies_written += p->written;
-	r->st.superseded += good > p->written ? good - p->written : 0;
+	res->replayed += good;
+	res->copies_written += p->written;
+	res->superseded += good > p->written ? good - p->written : 0;
 }
 
-errcode_t replay_blocks(struct recover_struct *r)
+errcode_t pass_replay(const struct pass_log *pl, io_channel io, int dry,
+		      struct replay_result *res)
 {
-	const struct jsuper *sb = &r->sb;
+	const struct jsuper *sb = pl->sb;
+	size_t ntags = pl->tags->n;
 	struct replay p;
 	struct target tg;
 	size_t k;
@@ -366,13 +372,13 @@ errcode_t replay_blocks(struct recover_struct *r)
 
 	memset(&p, 0, sizeof(p));
 	memset(&tg, 0, sizeof(tg));
-	p.r = r;
+	p.pl = pl;
+	p.res = res;
 	p.check_all = sb->csum_v2 || sb->csum_v3;
-	r->notify.progress_next = 0;
-	p.state = malloc(r->ntags ? r->ntags : 1);
-	p.prev = malloc((r->ntags ? r->ntags : 1) * sizeof(*p.prev));
-	err = target_init(&tg, r->fs->io, sb->pub.blocksize,
-			  !!(r->opts.flags & RECOVER_FL_DRY_RUN));
+	pl->notify->progress_next = 0;
+	p.state = malloc(ntags ? ntags : 1);
+	p.prev = malloc((ntags ? ntags : 1) * sizeof(*p.prev));
+	err = target_init(&tg, io, sb->pub.blocksize, dry);
 	if (!err && (!p.state || !p.prev))
 		err = ENOMEM;
 	if (err)
@@ -406,14 +412,14 @@ errcode_t replay_blocks(struct recover_struct *r)
 	p.counted = 1;
 	err = target_flush(&tg);
 	if (!err)
-		err = recovery_progress(&r->notify, RECOVER_PASS_REPLAY, r->ntags,
-					r->ntags);
+		err = recovery_progress(pl->notify, RECOVER_PASS_REPLAY, ntags,
+					ntags);
 out:
 	if (!p.counted && p.state && p.blocks)
 		count(&p, 0);
-	r->st.written_bytes = tg.written_bytes;
+	res->written_bytes = tg.written_bytes;
 	if (tg.issued)
-		r->st.wrote = 1;
+		res->wrote = 1;
 	target_free(&tg);
 	free(p.state);
 	free(p.prev);
@@ -426,13 +432,13 @@ out:
 }
 
 /* A tag the replay refuses: the error, and the tag it is about. */
-static errcode_t refuse_tag(struct recover_struct *r, errcode_t err,
+static errcode_t refuse_tag(struct replay_result *res, errcode_t err,
 			    const struct jtag *t)
 {
-	r->st.error = err;
-	r->st.error_at.jblock = t->jblk;
-	r->st.error_at.fsblock = t->fsblk;
-	r->st.error_at.tid = t->tid;
+	res->error = err;
+	res->error_at.jblock = t->jblk;
+	res->error_at.fsblock = t->fsblk;
+	res->error_at.tid = t->tid;
 	return err;
 }
 
@@ -445,58 +451,20 @@ static errcode_t refuse_tag(struct recover_struct *r, errcode_t err,
  * superblock block is let through: both e2fsck and the end of the replay
  * write the reset journal superblock over it.
  */
-static errcode_t check_tags(struct recover_struct *r)
+errcode_t pass_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
+			  struct replay_result *res)
 {
-	blk64_t end = ext2fs_blocks_count(r->fs->super);
 	const struct jtag *t;
 	size_t i;
 
-	for (i = 0; i < r->ntags; i++) {
-		t = &r->tags[i];
-		if (recovery_revoked(r, t))
+	for (i = 0; i < pl->tags->n; i++) {
+		t = &pl->tags->v[i];
+		if (pass_revoked(pl->revoke, t))
 			continue;
-		if (t->fsblk >= end)
-			return refuse_tag(r, RECOVER_ET_TAG_PAST_END, t);
-		if (jsource_owns(&r->src, t->fsblk) == 1)
-			return refuse_tag(r, RECOVER_ET_TAG_OWN_JOURNAL, t);
+		if (t->fsblk >= fs_blocks)
+			return refuse_tag(res, RECOVER_ET_TAG_PAST_END, t);
+		if (jsource_owns(pl->src, t->fsblk) == 1)
+			return refuse_tag(res, RECOVER_ET_TAG_OWN_JOURNAL, t);
 	}
 	return 0;
-}
-
-/*
- * e2fsck writes the inode it built from the superblock's backup over the
- * journal inode as soon as it has found the backup usable, before it
- * replays anything (e2fsck_get_journal()): the replay may then overwrite
- * it again with a logged copy of its inode table block.
- */
-errcode_t recovery_restore_inode(struct recover_struct *r)
-{
-	errcode_t err;
-
-	if (!r->src.from_backup || r->inode_restored)
-		return 0;
-	r->st.wrote = 1;
-	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
-	if (err)
-		return err;
-	r->inode_restored = 1;
-	return 0;
-}
-
-errcode_t recovery_replay(struct recover_struct *r)
-{
-	errcode_t err;
-
-	err = check_tags(r);
-	if (err)
-		return err;
-	/* Before any logged block: one of them may hold the inode's table. */
-	if (!(r->opts.flags & RECOVER_FL_DRY_RUN)) {
-		err = recovery_restore_inode(r);
-		if (err)
-			return err;
-	}
-	err = replay_blocks(r);
-	r->st.read_bytes = r->src.read_bytes;
-	return err;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * recovery.c -- the passes, with the kernel's (and e2fsck's) semantics.
+ * pass_scan.c -- the SCAN pass, with the kernel's (and e2fsck's) semantics.
  *
  * SCAN walks the log once from s_start, reading only what it needs: it finds
  * the last transaction with a valid commit block, keeps every tag, and hands
@@ -9,7 +9,7 @@
  * update at its commit; with RECOVER_FL_FULL_REVOKE every record, read in
  * a REVOKE pass of its own once the log's end is known).
  *
- * REPLAY (replay.c) writes each block once: its last logged copy that no
+ * REPLAY (pass_replay.c) writes each block once: its last logged copy that no
  * revoke record cancels and whose data checksum holds, which is what
  * writing every such copy in log order (as e2fsck and the kernel do)
  * leaves; in ascending block order, consecutive blocks in one write.
@@ -26,8 +26,8 @@
  *     copy no revoke record cancels, each checksum counting as in e2fsck;
  *     a copy that fails gives way to the block's copy before it, read
  *     then, on its own, and not again.
- *   recover_walk()'s fates (plan.c) read every copy no revoke record
- *     cancels, once (recovery_read_copy()).
+ *   recover_walk()'s fates (pass_plan.c) read every copy no revoke record
+ *     cancels, once (pass_read_copy()).
  * While SCAN walks the log, the read-ahead thread (readahead.c) hints the
  * kernel to read the log ahead of it into the page cache, through a
  * descriptor of its own: a hint, not a read of the library's.  The io
@@ -40,11 +40,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "librecoverP.h"
-#include "notify.h"
+#include "passes.h"
+#include "array.h"
+#include "readahead.h"
 
 struct scan {
-	struct recover_struct *r;
+	const struct pass_log *pl;
+	struct scan_result *res;
 	struct jreader	*rd;		/* the caller's, kept for the passes after */
 	uint32_t	blk;		/* next log block */
 	uint32_t	tid;		/* tid expected next */
@@ -83,7 +85,7 @@ static unsigned int scan_ahead(struct scan *s)
 {
 	const struct jreader *rd = s->rd;
 
-	if (s->r->sb.csum_v1)
+	if (s->pl->sb->csum_v1)
 		return rd->cap;
 	if (rd->count && s->blk == rd->start + rd->count)
 		return 2 * rd->count;
@@ -94,30 +96,30 @@ static unsigned int scan_ahead(struct scan *s)
 static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 			 uint32_t jblk)
 {
-	struct recover_struct *r = s->r;
+	struct jtags *tags = s->pl->tags;
 	struct jtag *t;
 	errcode_t err;
 
-	err = recovery_grow((void **)&r->tags, &r->tags_cap, r->ntags + 1,
-			    sizeof(*r->tags));
+	err = recovery_grow((void **)&tags->v, &tags->cap, tags->n + 1,
+			    sizeof(*tags->v));
 	if (err)
 		return err;
-	t = &r->tags[r->ntags++];
+	t = &tags->v[tags->n++];
 	t->fsblk = tag->blocknr;
 	t->jblk = jblk;
 	t->tid = s->tid;
 	t->csum = tag->csum;
 	t->flags = tag->flags;
-	return revoke_logged(&r->revoke, tag->blocknr, s->tid);
+	return revoke_logged(s->pl->revoke, tag->blocknr, s->tid);
 }
 
-static void set_error(struct recover_struct *r, errcode_t err, uint32_t jblk,
+static void set_error(struct scan_result *res, errcode_t err, uint32_t jblk,
 		      uint64_t fsblk, uint32_t tid)
 {
-	r->st.error = err;
-	r->st.error_at.jblock = jblk;
-	r->st.error_at.fsblock = fsblk;
-	r->st.error_at.tid = tid;
+	res->error = err;
+	res->error_at.jblock = jblk;
+	res->error_at.fsblock = fsblk;
+	res->error_at.tid = tid;
 }
 
 /* A descriptor or revoke block failed its checksum: judged at the commit. */
@@ -134,26 +136,26 @@ static errcode_t emit(struct scan *s, enum recover_event_type type,
 {
 	struct recover_event ev;
 
-	if (!s->r->notify.event)
+	if (!s->pl->notify->event)
 		return 0;
 	recovery_event_init(&ev, type, s->tid, jblock);
 	ev.fsblock = fsblock;
 	ev.count = count;
 	ev.flags = flags;
-	return recovery_event_send(&s->r->notify, &ev);
+	return recovery_event_send(s->pl->notify, &ev);
 }
 
 static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
 				 uint32_t at)
 {
-	const struct jsuper *sb = &s->r->sb;
+	const struct jsuper *sb = s->pl->sb;
 	struct jbd2_tag tag;
 	unsigned int pos = 0;
 	uint64_t n = 0;
 	uint32_t j = s->blk;
 	errcode_t err;
 
-	if (!s->r->notify.event)
+	if (!s->pl->notify->event)
 		return 0;
 	while (jbd2_next_tag(sb, blk, &pos, &tag))
 		n++;
@@ -169,8 +171,8 @@ static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
 static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 				 uint32_t at)
 {
-	struct recover_struct *r = s->r;
-	const struct jsuper *sb = &r->sb;
+	struct scan_result *res = s->res;
+	const struct jsuper *sb = s->pl->sb;
 	const unsigned char *data;
 	struct jbd2_tag tag;
 	unsigned int pos = 0;
@@ -208,7 +210,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 		}
 		s->blk = jbd2_log_next(sb, s->blk);
 		s->txn_blocks++;
-		r->st.log_blocks++;
+		res->log_blocks++;
 	}
 	return 0;
 }
@@ -216,8 +218,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 			     uint32_t at)
 {
-	struct recover_struct *r = s->r;
-	const struct jsuper *sb = &r->sb;
+	const struct jsuper *sb = s->pl->sb;
 	struct jbd2_revoke_iter it;
 	unsigned int nrec;
 	uint64_t blocknr;
@@ -236,7 +237,7 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 	}
 	nrec = jbd2_revoke_count(&it);
 	s->txn_revoke_records += nrec;
-	if (r->notify.event) {
+	if (s->pl->notify->event) {
 		struct jbd2_revoke_iter each = it;
 
 		err = emit(s, RECOVER_EV_REVOKE_BLOCK, at, 0, nrec, 0);
@@ -245,34 +246,34 @@ static errcode_t scan_revoke(struct scan *s, const unsigned char *blk,
 		if (err)
 			return err;
 	}
-	return revoke_block(&r->revoke, &it, at);
+	return revoke_block(s->pl->revoke, &it, at);
 }
 
 /* The transaction s->tid has a good commit block and is replayed. */
 static errcode_t commit_txn(struct scan *s)
 {
-	struct recover_struct *r = s->r;
+	struct scan_result *res = s->res;
 
 	if (s->txn_revoke_err) {
-		set_error(r, s->txn_revoke_err, s->txn_revoke_err_at, 0, s->tid);
-		revoke_drop(&r->revoke);
+		set_error(res, s->txn_revoke_err, s->txn_revoke_err_at, 0, s->tid);
+		revoke_drop(s->pl->revoke);
 		return 0;
 	}
-	revoke_commit(&r->revoke, s->tid);
-	r->st.transactions++;
-	r->st.revoke_records += s->txn_revoke_records;
-	r->st.descriptor_blocks += s->txn_descriptors;
-	r->st.revoke_blocks += s->txn_revoke_blocks;
-	r->st.logged_blocks += r->ntags - s->txn_tags;
-	s->txn_tags = r->ntags;
+	revoke_commit(s->pl->revoke, s->tid);
+	res->transactions++;
+	res->revoke_records += s->txn_revoke_records;
+	res->descriptor_blocks += s->txn_descriptors;
+	res->revoke_blocks += s->txn_revoke_blocks;
+	res->logged_blocks += s->pl->tags->n - s->txn_tags;
+	s->txn_tags = s->pl->tags->n;
 	return 0;
 }
 
 /* Forget what the transaction being scanned added: it is not replayed. */
 static void drop_txn(struct scan *s)
 {
-	s->r->ntags = s->txn_tags;
-	revoke_drop(&s->r->revoke);
+	s->pl->tags->n = s->txn_tags;
+	revoke_drop(s->pl->revoke);
 }
 
 static void next_txn(struct scan *s)
@@ -282,7 +283,7 @@ static void next_txn(struct scan *s)
 	s->txn_revoke_blocks = 0;
 	s->txn_revoke_err = 0;
 	s->txn_blocks = 0;
-	s->txn_tags = s->r->ntags;
+	s->txn_tags = s->pl->tags->n;
 	s->tid++;
 }
 
@@ -292,10 +293,10 @@ static void next_txn(struct scan *s)
  */
 static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
 {
-	s->r->st.failed_commit = 1;
-	s->r->st.failed_tid = tid;
-	s->r->st.failed_at.jblock = at;
-	s->r->st.failed_at.tid = tid;
+	s->res->failed_commit = 1;
+	s->res->failed_tid = tid;
+	s->res->failed_at.jblock = at;
+	s->res->failed_at.tid = tid;
 }
 
 /*
@@ -308,24 +309,24 @@ static void failed_commit(struct scan *s, uint32_t tid, uint32_t at)
 static int scan_commit(struct scan *s, const unsigned char *blk,
 		       const struct jbd2_commit *c, uint32_t at)
 {
-	struct recover_struct *r = s->r;
-	const struct jsuper *sb = &r->sb;
+	struct scan_result *res = s->res;
+	const struct jsuper *sb = s->pl->sb;
 	uint64_t commit_time = c->sec;
 	int bad = 0;
 
 	if (s->need_check_commit_time) {
 		if (commit_time >= s->last_commit_time) {
-			set_error(r, RECOVER_ET_BAD_CSUM_TXN,
+			set_error(res, RECOVER_ET_BAD_CSUM_TXN,
 				  s->bad_block_csum_at, 0, s->tid);
-			r->st.end_reason = RECOVER_END_ERROR;
+			res->end_reason = RECOVER_END_ERROR;
 			return 0;
 		}
-		r->st.end_reason = RECOVER_END_STALE;
+		res->end_reason = RECOVER_END_STALE;
 		return 0;
 	}
 	if (sb->csum_v1) {
 		if (s->end_set) {
-			failed_commit(s, r->st.end_tid, at);
+			failed_commit(s, res->end_tid, at);
 			return 0;
 		}
 		if (!((c->csum == s->crc32_sum &&
@@ -338,7 +339,7 @@ static int scan_commit(struct scan *s, const unsigned char *blk,
 	}
 	if (bad || !jbd2_commit_csum_ok(sb, blk)) {
 		if (commit_time < s->last_commit_time) {
-			r->st.end_reason = RECOVER_END_STALE;
+			res->end_reason = RECOVER_END_STALE;
 			return 0;
 		}
 		/*
@@ -352,16 +353,16 @@ static int scan_commit(struct scan *s, const unsigned char *blk,
 		 */
 		if (!s->end_set && s->tid != 0) {
 			s->end_set = 1;
-			r->st.end_tid = s->tid;
+			res->end_tid = s->tid;
 		}
 		if (!sb->async_commit) {
-			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
+			res->end_reason = RECOVER_END_COMMIT_CSUM;
 			if (s->tid != 0)
 				failed_commit(s, s->tid, at);
 			return 0;
 		}
 		if (s->end_set)
-			r->st.end_reason = RECOVER_END_COMMIT_CSUM;
+			res->end_reason = RECOVER_END_COMMIT_CSUM;
 	}
 	s->last_commit_time = commit_time;
 	return 1;
@@ -372,13 +373,13 @@ static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
 {
 	struct recover_event ev;
 
-	if (!s->r->notify.event)
+	if (!s->pl->notify->event)
 		return 0;
 	recovery_event_init(&ev, RECOVER_EV_COMMIT, s->tid, at);
 	ev.commit_sec = c->sec;
 	ev.commit_nsec = c->nsec;
 	ev.replayed = replayed;
-	return recovery_event_send(&s->r->notify, &ev);
+	return recovery_event_send(s->pl->notify, &ev);
 }
 
 /*
@@ -388,30 +389,30 @@ static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
  */
 static void truncated(struct scan *s)
 {
-	s->r->st.end_reason = RECOVER_END_TRUNCATED;
-	s->r->st.end_at.jblock = s->r->src.blocks;
+	s->res->end_reason = RECOVER_END_TRUNCATED;
+	s->res->end_at.jblock = s->pl->src->blocks;
 }
 
 static errcode_t scan_log(struct scan *s)
 {
-	struct recover_struct *r = s->r;
-	const struct jsuper *sb = &r->sb;
+	struct scan_result *res = s->res;
+	const struct jsuper *sb = s->pl->sb;
 	const unsigned char *blk;
 	errcode_t err;
 	uint32_t type, at;
 
 	for (;;) {
 		if (s->txn_blocks > s->log_len) {
-			set_error(r, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
+			set_error(res, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
 			return RECOVER_ET_LOG_LOOP;
 		}
-		err = recovery_progress(&r->notify, RECOVER_PASS_SCAN, r->st.log_blocks,
-					s->log_len);
+		err = recovery_progress(s->pl->notify, RECOVER_PASS_SCAN,
+					res->log_blocks, s->log_len);
 		if (err)
 			return err;
-		r->st.end_at.jblock = s->blk;
-		r->st.end_at.tid = s->tid;
-		readahead_progress(s->ra, r->st.log_blocks);
+		res->end_at.jblock = s->blk;
+		res->end_at.tid = s->tid;
+		readahead_progress(s->ra, res->log_blocks);
 		err = jreader_fetch(s->rd, s->blk, jreader_holds(s->rd, s->blk) ?
 				    0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_DUMP_END) {
@@ -420,23 +421,23 @@ static errcode_t scan_log(struct scan *s)
 		}
 		if (err) {
 			/* An unreadable log block fails recovery, as in e2fsck. */
-			set_error(r, RECOVER_ET_LOG_IO, s->blk, 0, s->tid);
-			r->st.end_reason = RECOVER_END_ERROR;
+			set_error(res, RECOVER_ET_LOG_IO, s->blk, 0, s->tid);
+			res->end_reason = RECOVER_END_ERROR;
 			return 0;
 		}
 		if (get_be32(blk + JBD2_HDR_MAGIC) != JBD2_MAGIC) {
-			r->st.end_reason = RECOVER_END_NO_MAGIC;
+			res->end_reason = RECOVER_END_NO_MAGIC;
 			return 0;
 		}
 		if (get_be32(blk + JBD2_HDR_SEQUENCE) != s->tid) {
-			r->st.end_reason = RECOVER_END_SEQUENCE;
+			res->end_reason = RECOVER_END_SEQUENCE;
 			return 0;
 		}
 		at = s->blk;
 		s->run++;
 		s->blk = jbd2_log_next(sb, s->blk);
 		s->txn_blocks++;
-		r->st.log_blocks++;
+		res->log_blocks++;
 		type = get_be32(blk + JBD2_HDR_BLOCKTYPE);
 		switch (type) {
 		case JBD2_DESCRIPTOR_BLOCK:
@@ -447,8 +448,8 @@ static errcode_t scan_log(struct scan *s)
 			if (s->blk != jbd2_log_next(sb, at))
 				s->last_run = s->run;
 			if (s->stop) {
-				r->st.end_at.jblock = s->blk;
-				r->st.end_reason = RECOVER_END_READ;
+				res->end_at.jblock = s->blk;
+				res->end_reason = RECOVER_END_READ;
 				if (s->stop == RECOVER_ET_DUMP_END)
 					truncated(s);
 				return 0;
@@ -467,15 +468,15 @@ static errcode_t scan_log(struct scan *s)
 			jbd2_decode_commit(blk, &c);
 			go_on = scan_commit(s, blk, &c, at);
 			replayed = replayed && go_on && !s->end_set &&
-				   !r->st.error;
+				   !res->error;
 			err = emit_commit(s, &c, at, replayed);
 			if (err)
 				return err;
 			if (!go_on)
 				return 0;
 			if (replayed) {
-				if (c.sec > r->st.last_commit_sec)
-					r->st.last_commit_sec = c.sec;
+				if (c.sec > res->last_commit_sec)
+					res->last_commit_sec = c.sec;
 				err = commit_txn(s);
 				if (err)
 					return err;
@@ -486,65 +487,57 @@ static errcode_t scan_log(struct scan *s)
 			break;
 		}
 		default:
-			r->st.end_reason = RECOVER_END_BLOCKTYPE;
+			res->end_reason = RECOVER_END_BLOCKTYPE;
 			return 0;
 		}
 	}
 }
 
-/*
- * SCAN: the log from s_start to its end, its tags kept and its revoke
- * records handed to the revoke strategy; rd (the caller's, to free) is
- * left holding the window the passes after it read through.  An empty log
- * (s_start 0) is not read.
- */
-errcode_t recovery_scan(struct recover_struct *r, struct jreader *rd)
+errcode_t pass_scan(const struct pass_log *pl, const struct scan_how *how,
+		    struct jreader *rd, struct scan_result *res)
 {
+	const struct jsuper *sb = pl->sb;
 	struct scan s;
 	errcode_t err;
 
 	memset(&s, 0, sizeof(s));
-	s.r = r;
-	r->st.first_tid = r->sb.pub.sequence;
-	r->st.end_tid = r->sb.pub.sequence;
-	if (!r->sb.pub.start)
+	s.pl = pl;
+	s.res = res;
+	res->first_tid = sb->pub.sequence;
+	res->end_tid = sb->pub.sequence;
+	if (!sb->pub.start)
 		return 0;
-	s.blk = r->sb.pub.start;
-	s.tid = r->sb.pub.sequence;
+	s.blk = sb->pub.start;
+	s.tid = sb->pub.sequence;
 	s.crc32_sum = ~0U;
-	s.log_len = r->sb.last - r->sb.pub.first;
-	r->notify.progress_next = 0;
-	err = revoke_init(&r->revoke,
-			  !!(r->opts.flags & RECOVER_FL_FULL_REVOKE));
+	s.log_len = sb->last - sb->pub.first;
+	pl->notify->progress_next = 0;
+	err = revoke_init(pl->revoke, !!(how->flags & RECOVER_FL_FULL_REVOKE));
 	if (err)
 		return err;
-	s.desc = malloc(r->sb.pub.blocksize);
+	s.desc = malloc(sb->pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
-	err = jreader_init(rd, &r->src, r->sb.last);
+	err = jreader_init(rd, pl->src, sb->last);
 	if (err)
 		goto out;
 	s.rd = rd;
-	/* A hint only: not with RECOVER_FL_NO_READAHEAD.  The open cleared a
-	 * superblock's garbage after s_errno in memory: the thread compares
-	 * the block it reads with the superblock as read, up to there. */
-	if (!(r->opts.flags & RECOVER_FL_NO_READAHEAD))
-		s.ra = readahead_start(&r->src, &r->sb, r->jsb_raw,
-				       r->st.garbage_nr_users ? JSB_V1_SIZE :
-				       r->src.blocksize);
+	/* A hint only: not with RECOVER_FL_NO_READAHEAD. */
+	if (!(how->flags & RECOVER_FL_NO_READAHEAD))
+		s.ra = readahead_start(pl->src, sb, how->jsb_raw, how->jsb_len);
 	err = scan_log(&s);
 	if (!err)
-		err = recovery_progress(&r->notify, RECOVER_PASS_SCAN, r->st.log_blocks,
-					r->st.log_blocks);
+		err = recovery_progress(pl->notify, RECOVER_PASS_SCAN,
+					res->log_blocks, res->log_blocks);
 	/* The log's end is known: the replay reads the blocks up to it. */
-	r->st.readahead_blocks = readahead_stop(s.ra, err ? 0 :
-						r->st.log_blocks);
+	res->readahead_blocks = readahead_stop(s.ra, err ? 0 :
+					       res->log_blocks);
 	if (err)
 		goto out;
 	/* Tags and revoke blocks past the last replayed transaction go. */
 	drop_txn(&s);
 	if (!s.end_set)
-		r->st.end_tid = s.tid;
+		res->end_tid = s.tid;
 out:
 	free(s.desc);
 	return err;
