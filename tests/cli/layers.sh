@@ -14,6 +14,11 @@
 #    header of lib/; one of a later row fails.
 # Static inline functions of headers are not seen as calls (no symbol):
 # their header's row is checked as an include.
+#  - recover_stats is the API's alone: no file of lib/ but those of the
+#    API's row names struct recover_stats, but the fsck entry, which gets
+#    it through recover_get_stats() as any caller does (and the public
+#    headers that declare it).  The passes and the lifecycle fill results
+#    of their own.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
@@ -111,5 +116,16 @@ for f in "$LIB"/*.c "$LIB"/*.h; do
 	done
 done
 say "$ncalls calls between files and $nincl includes checked"
+
+# --- recover_stats ------------------------------------------------------------
+NCASES=$((NCASES + 1))
+for f in "$LIB"/*.c "$LIB"/*.h; do
+	b=$(basename "$f")
+	case $(layer_of "$b") in
+	API|fsck_entry|public_types) continue ;;
+	esac
+	grep -n "struct recover_stats" "$f" > stats.use &&
+		fail "$b ($(layer_of "$b")) names struct recover_stats, which the API alone makes: $(head -1 stats.use)"
+done
 
 end_test
