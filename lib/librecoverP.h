@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * librecoverP.h -- declarations shared between librecover's sources.
+ * librecoverP.h -- the handle (struct recover_struct) and the interfaces
+ * of the files that take it whole: the lifecycle's (lifecycle.c and the
+ * files of its row), the API's and the fsck entry's.  The passes and the
+ * fast commits never include it: the lifecycle hands them a struct
+ * pass_log (lifecycle_log()) and keeps their results here.
  */
 #ifndef LIBRECOVERP_H
 #define LIBRECOVERP_H
