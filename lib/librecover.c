@@ -3,8 +3,8 @@
  * librecover.c -- the handle and the public interface: options in, stats
  * out, each call a thin layer over the part that does the work (the open,
  * the passes in order and the end of a replay in lifecycle.c, the copy in
- * save.c).  recover_stats is made here alone, from the results the passes
- * (passes.h), the fast commits (fc.h) and the lifecycle keep.
+ * life_save.c).  recover_stats is made here alone, from the results the
+ * passes (passes.h), the fast commits (fc.h) and the lifecycle keep.
  */
 #include "config.h"
 

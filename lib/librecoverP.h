@@ -46,7 +46,7 @@ struct life_result {
 	unsigned char	saved_sha256[32];
 };
 
-/* A dump's staleness checks (stale.c; recover_stats' stale_*). */
+/* A dump's staleness checks (life_stale.c; recover_stats' stale_*). */
 struct stale_result {
 	unsigned int	checks;
 	unsigned int	found;
@@ -97,7 +97,7 @@ struct recover_struct {
 	struct life_result life;
 	enum recover_outcome outcome;
 	int		inode_restored;	/* the journal inode was rewritten */
-	struct recover_mmp mmp;		/* the MMP block (mmp.c) */
+	struct recover_mmp mmp;		/* the MMP block (life_mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
 	int		mmp_pending;	/* to be taken before the first write */
 	struct mmp_struct mmp_seen;	/* the block as the open saw it */
@@ -112,7 +112,7 @@ struct recover_struct {
 	int		fsck;
 };
 
-/* ---- dumps older than their filesystem (stale.c) ------------------------- */
+/* ---- dumps older than their filesystem (life_stale.c) -------------------- */
 
 /* The record of the filesystem a save appends to its copy: one block. */
 void stale_facts(struct recover_struct *r, unsigned char *blk);
@@ -180,7 +180,7 @@ lifecycle_written_bytes(const struct recover_struct *r)
 	return r->rep.written_bytes + r->fc.written_bytes + r->life.desc_written;
 }
 
-/* ---- the raw copy of the journal (save.c) -------------------------------- */
+/* ---- the raw copy of the journal (life_save.c) --------------------------- */
 
 /* recover_save(): the copy to a new file renamed over path when complete. */
 errcode_t save_path(struct recover_struct *r, const char *path,
@@ -188,7 +188,7 @@ errcode_t save_path(struct recover_struct *r, const char *path,
 /* recover_save_fd(). */
 errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what);
 
-/* ---- multi-mount protection (mmp.c) -------------------------------------- */
+/* ---- multi-mount protection (life_mmp.c) --------------------------------- */
 
 /* Check the MMP block of r->fs (opened with EXT2_FLAG_SKIP_MMP); when it
  * is open read-write, mmp_take() is to take it before the first write. */

@@ -4,15 +4,15 @@
  * as e2fsck keeps the load and the release of a journal together
  * (e2fsck/journal.c):
  *   - the open: the filesystem (mount checks, then multi-mount protection
- *     through mmp.c), then its journal (journal.c), where the source is
- *     decided and what it means for the passes (struct jsource) and which
- *     journal superblock the end of the replay resets;
+ *     through life_mmp.c), then its journal (life_journal.c), where the
+ *     source is decided and what it means for the passes (struct jsource)
+ *     and which journal superblock the end of the replay resets;
  *   - the replay: the checks that refuse before anything is written, the
  *     fast commits in memory, the SCAN and REPLAY passes (pass_scan.c,
  *     pass_replay.c), each given what it needs (lifecycle_log()), never
  *     the handle, and filling a result of its own;
  *   - the end, in an order a power cut cannot break: on meta_bg, write
- *     the descriptor copies e2fsck's close writes (metabg.c); flush the
+ *     the descriptor copies e2fsck's close writes (life_metabg.c); flush the
  *     replayed blocks, write the journal superblock, flush, write the
  *     filesystem superblock (its fields encoded by ext4_super.c), flush,
  *     let the MMP block go;
@@ -28,8 +28,8 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "journal.h"
-#include "metabg.h"
+#include "life_journal.h"
+#include "life_metabg.h"
 #include "notify.h"
 
 /*
@@ -48,7 +48,7 @@ static errcode_t check_features(struct recover_struct *r, int lib_ok)
 	 * The header counts mmp in EXT2_LIB_FEATURE_INCOMPAT_SUPP only under
 	 * CONFIG_MMP, e2fsprogs's own build setting, which a program
 	 * including it does not have.  A libext2fs built without it refuses
-	 * mmp at open, and its ext2fs_mmp_*() calls that mmp.c makes fail:
+	 * mmp at open, and its ext2fs_mmp_*() calls that life_mmp.c makes fail:
 	 * such a filesystem is still refused.
 	 */
 	err = features_judge(&r->feat, es->s_feature_incompat,

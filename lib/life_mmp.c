@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * mmp.c -- multi-mount protection, the way e2fsck honours it, through
+ * life_mmp.c -- multi-mount protection, the way e2fsck honours it, through
  * libext2fs's own MMP functions.
  *
  * The filesystem is opened with EXT2_FLAG_SKIP_MMP, so that the MMP block

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * save.c -- the raw journal copied out (recover_save(), recover_save_fd()):
- * the journal's blocks in logical order and, from a filesystem, one block
- * recording it (stale.c), with their SHA-256.
+ * life_save.c -- the raw journal copied out (recover_save(),
+ * recover_save_fd()): the journal's blocks in logical order and, from a
+ * filesystem, one block recording it (life_stale.c), with their SHA-256.
  *
  * A copy to a path is written through an io_channel, like every other
  * write of the library (libext2fs's unix_io_manager unless
@@ -114,7 +114,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	/*
 	 * A copy of a filesystem's journal ends with one more block: the
 	 * record of the filesystem as it is now, with which a later replay
-	 * of the copy tells whether the filesystem changed since (stale.c).
+	 * of the copy tells whether the filesystem changed since (life_stale.c).
 	 * A copy of a dump already holds the one that dump has, if any.
 	 */
 	if (!err && r->fs && r->src.fs_journal) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * stale.c -- is a saved journal (a dump) older than the filesystem it is
- * replayed into?  A dump replayed onto a filesystem that was mounted,
+ * life_stale.c -- is a saved journal (a dump) older than the filesystem it
+ * is replayed into?  A dump replayed onto a filesystem that was mounted,
  * checked or written since the dump's log was written puts the log's old
  * blocks back over everything done since.
  *

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * journal.h -- opening the journal a handle works on, and checking it
- * against the filesystem (journal.c).
+ * life_journal.h -- opening the journal a handle works on, and checking it
+ * against the filesystem (life_journal.c).
  */
-#ifndef JOURNAL_H
-#define JOURNAL_H
+#ifndef LIFE_JOURNAL_H
+#define LIFE_JOURNAL_H
 
 #include <ext2fs/ext2fs.h>
 
@@ -25,4 +25,4 @@ errcode_t journal_fix_jdev_csum(struct recover_struct *r);
  * rewritten from that backup (once), as e2fsck does before it replays. */
 errcode_t journal_restore_inode(struct recover_struct *r);
 
-#endif /* JOURNAL_H */
+#endif /* LIFE_JOURNAL_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * metabg.h -- the meta_bg descriptor copies the end of a replay brings up
- * to date, as e2fsck's close after its replay does (metabg.c).
+ * life_metabg.h -- the meta_bg descriptor copies the end of a replay brings
+ * up to date, as e2fsck's close after its replay does (life_metabg.c).
  */
-#ifndef METABG_H
-#define METABG_H
+#ifndef LIFE_METABG_H
+#define LIFE_METABG_H
 
 #include <ext2fs/ext2fs.h>
 
@@ -18,4 +18,4 @@ struct recover_struct;
  */
 errcode_t metabg_write_copies(struct recover_struct *r, int dry);
 
-#endif /* METABG_H */
+#endif /* LIFE_METABG_H */

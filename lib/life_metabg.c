@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * metabg.c -- the meta_bg descriptor copies e2fsck's close writes after its
- * replay, written by the end of a replay (lifecycle.c) before its first
+ * life_metabg.c -- the meta_bg descriptor copies e2fsck's close writes after
+ * its replay, written by the end of a replay (lifecycle.c) before its first
  * flush: the layout of the filesystem as the replay leaves it, from the
  * superblock on disk, and each metagroup's descriptor block read back and
  * written over its copies (doc/design.md says why).
@@ -13,7 +13,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "metabg.h"
+#include "life_metabg.h"
 
 /*
  * The filesystem's layout as the replay leaves it: a logged superblock

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * journal.c -- the journal a handle works on, opened after the filesystem
- * (lifecycle_open()) and checked before anything reads its log:
+ * life_journal.c -- the journal a handle works on, opened after the
+ * filesystem (lifecycle_open()) and checked before anything reads its log:
  *   - its source opened (source.c: the journal inode, a journal device or
  *     a dump), its superblock read, cleared of what e2fsck clears, and
  *     decoded;
@@ -21,7 +21,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "journal.h"
+#include "life_journal.h"
 
 static int uuid_null(const unsigned char *u)
 {
