@@ -310,7 +310,7 @@ struct stopper {
 struct walk {
 	unsigned long long tags_due, records_due;
 	unsigned long long descriptors, revoke_blocks, commits, ends;
-	unsigned long long fates[RECOVER_FATE_NOT_REPLAYED + 1];
+	unsigned long long fates[RECOVER_FATE_OWN_JOURNAL + 1];
 };
 
 static int walk_event(void *data, const struct recover_event *ev)
@@ -353,7 +353,7 @@ static int walk_event(void *data, const struct recover_event *ev)
 		break;
 	case RECOVER_EV_FATE:
 		FUZZ_CHECK(ev->fate >= RECOVER_FATE_WRITTEN &&
-			   ev->fate <= RECOVER_FATE_NOT_REPLAYED,
+			   ev->fate <= RECOVER_FATE_OWN_JOURNAL,
 			   "unknown fate %d", (int)ev->fate);
 		w->fates[ev->fate]++;
 		break;
@@ -426,6 +426,14 @@ static void run_walk(unsigned int flags, unsigned int stop_at,
 			o->err = recover_replay(r);
 		recover_get_stats(r, &o->st);
 		recover_close(r);
+		/* A log the walk marks refused is not replayed. */
+		if (walk && (walk->fates[RECOVER_FATE_PAST_END] ||
+			     walk->fates[RECOVER_FATE_OWN_JOURNAL]))
+			FUZZ_CHECK(o->err || o->st.error,
+				   "the walk refuses %llu tag(s) past the end and "
+				   "%llu in the journal, yet the replay succeeds",
+				   walk->fates[RECOVER_FATE_PAST_END],
+				   walk->fates[RECOVER_FATE_OWN_JOURNAL]);
 		/* The plan the walk gave is what the replay did. */
 		if (walk && !o->err && !o->st.error)
 			FUZZ_CHECK(walk->fates[RECOVER_FATE_WRITTEN] +
