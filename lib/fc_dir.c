@@ -385,13 +385,13 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 	errcode_t err;
 	int tries, grew = 0, indexed = 0;
 
+	*added = 0;
 	err = fcr_read_inode(c, t->parent, c->ibuf2);
 	if (err || !fcr_in_use(c->ibuf2) ||
 	    !LINUX_S_ISDIR(fcr_small(c->ibuf2)->i_mode))
 		return err;
 	memcpy(name, t->name, t->name_len);
 	name[t->name_len] = 0;
-	*added = 0;
 	if (!ext2fs_lookup(c->fs, t->parent, name, (int)t->name_len, NULL,
 			   &found))
 		return 0;
