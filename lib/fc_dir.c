@@ -43,6 +43,31 @@ static int dent_cmp(const void *a, const void *b)
 	return x->minor < y->minor ? -1 : x->minor > y->minor;
 }
 
+/*
+ * A directory block for the byte-level code below, in its on-disk order:
+ * libext2fs reads and writes directory entries in the host's order, which
+ * on a big-endian host is not the little-endian one these offsets read.
+ */
+static errcode_t read_dir_block(ext2_filsys fs, blk64_t blk, void *buf,
+				ext2_ino_t ino)
+{
+	errcode_t err = ext2fs_read_dir_block4(fs, blk, buf, 0, ino);
+
+	if (!err && fcr_big_endian_host())
+		err = ext2fs_dirent_swab_out2(fs, buf, fs->blocksize, 0);
+	return err;
+}
+
+static errcode_t write_dir_block(ext2_filsys fs, blk64_t blk, void *buf,
+				 ext2_ino_t ino)
+{
+	errcode_t err = 0;
+
+	if (fcr_big_endian_host())
+		err = ext2fs_dirent_swab_in2(fs, buf, fs->blocksize, 0);
+	return err ? err : ext2fs_write_dir_block4(fs, blk, buf, 0, ino);
+}
+
 /* Entries from->to of the sorted list into one leaf block. */
 static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
 		      const unsigned char *old, const struct dent *d,
@@ -182,10 +207,10 @@ static errcode_t write_leaves(struct htree_make *h)
 	if (err)
 		return err;
 	fill_leaf(fs, h->nb, h->b0, h->d, 0, h->split, h->csum);
-	err = ext2fs_write_dir_block4(fs, p1, h->nb, 0, h->dir);
+	err = write_dir_block(fs, p1, h->nb, h->dir);
 	if (!err) {
 		fill_leaf(fs, h->nb, h->b0, h->d, h->split, h->n, h->csum);
-		err = ext2fs_write_dir_block4(fs, p2, h->nb, 0, h->dir);
+		err = write_dir_block(fs, p2, h->nb, h->dir);
 	}
 	return err;
 }
@@ -218,7 +243,7 @@ static errcode_t write_root(struct htree_make *h, blk64_t p0)
 	put_le32(nb + 36, 1);		/* hash 0 on: block 1 */
 	put_le32(nb + 40, h->hash2);
 	put_le32(nb + 44, 2);
-	err = ext2fs_write_dir_block4(fs, p0, nb, 0, h->dir);
+	err = write_dir_block(fs, p0, nb, h->dir);
 	if (err)
 		return err;
 	h->inode.i_flags |= EXT2_INDEX_FL;
@@ -255,7 +280,7 @@ static errcode_t index_dir(struct fcr *c, ext2_ino_t dir, int *done)
 	if (!err && !p0)
 		err = EXT2_ET_DIR_CORRUPTED;
 	if (!err)
-		err = ext2fs_read_dir_block4(h.fs, p0, h.b0, 0, dir);
+		err = read_dir_block(h.fs, p0, h.b0, dir);
 	if (!err)
 		err = read_names(&h);
 	if (err || h.n < 2)
@@ -345,7 +370,9 @@ static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
 	err = fcr_read_inode(c, dir, c->ibuf2);
 	if (err)
 		return err;
+	fcr_inode_to_disk(c, c->ibuf2);
 	room = inline_value_room(c, c->ibuf2);
+	fcr_inode_to_host(c, c->ibuf2);
 	/* Room for more than the smallest entry, or a block at once. */
 	if (room <= EXT2_DIR_REC_LEN(1))
 		return 0;

@@ -26,6 +26,24 @@ errcode_t fcr_write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
 				       c->isize);
 }
 
+/* libext2fs's swap (ext2fs_swap_inode_full()) keeps an extent tree's root
+ * and inline data in i_block as they are on disk, as the FC_I_ code does. */
+void fcr_inode_to_disk(const struct fcr *c, unsigned char *buf)
+{
+	struct ext2_inode_large *i = (struct ext2_inode_large *)buf;
+
+	if (fcr_big_endian_host())
+		ext2fs_swap_inode_full(c->fs, i, i, 1, (int)c->isize);
+}
+
+void fcr_inode_to_host(const struct fcr *c, unsigned char *buf)
+{
+	struct ext2_inode_large *i = (struct ext2_inode_large *)buf;
+
+	if (fcr_big_endian_host())
+		ext2fs_swap_inode_full(c->fs, i, i, 0, (int)c->isize);
+}
+
 /* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
 int fcr_in_use(const unsigned char *buf)
 {
@@ -82,6 +100,7 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	}
 	if (len > c->isize)
 		len = c->isize;
+	fcr_inode_to_disk(c, old);
 	/* Everything but i_block from the record. */
 	memcpy(old, raw, FC_I_BLOCK);
 	memcpy(old + FC_I_GENERATION, raw + FC_I_GENERATION,
@@ -94,6 +113,7 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	} else if (flags & EXT4_INLINE_DATA_FL) {
 		memcpy(old + FC_I_BLOCK, raw + FC_I_BLOCK, FC_I_BLOCK_SIZE);
 	}
+	fcr_inode_to_host(c, old);
 	err = fcr_write_inode(c, t->ino, old);
 	if (err)
 		return err;
@@ -211,7 +231,7 @@ errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
 {
 	struct ext2_inode *inode = fcr_small(c->ibuf);
 	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
-	uint32_t flags = get_le32(c->ibuf + FC_I_FLAGS);
+	uint32_t flags = inode->i_flags;
 	errcode_t err = 0;
 
 	if (fcr_has_extent_root(c->ibuf)) {

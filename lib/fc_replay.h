@@ -69,6 +69,15 @@ struct fcr {
 	errcode_t	err;
 };
 
+/* Whether the host is big-endian: libext2fs then swaps inodes and
+ * directory entries on reading and writing them (fcr_inode_to_disk()). */
+static inline int fcr_big_endian_host(void)
+{
+	const union { uint16_t u; unsigned char b[2]; } one = { .u = 1 };
+
+	return one.b[1];
+}
+
 /* An inode buffer as libext2fs's inode (its first 128 bytes). */
 static inline struct ext2_inode *fcr_small(unsigned char *buf)
 {
@@ -77,9 +86,17 @@ static inline struct ext2_inode *fcr_small(unsigned char *buf)
 
 /* ---- inodes (fc_inode.c) ------------------------------------------------- */
 
-/* The full inode (c->isize bytes), read or written. */
+/*
+ * The full inode (c->isize bytes), read or written.  The buffer holds it as
+ * libext2fs gives it, in the host's byte order; the code that reads or
+ * edits it byte by byte (the FC_I_ offsets, the in-inode extended
+ * attributes) turns it into the on-disk little-endian order first and back
+ * after, which on a little-endian host changes nothing.
+ */
 errcode_t fcr_read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf);
 errcode_t fcr_write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf);
+void fcr_inode_to_disk(const struct fcr *c, unsigned char *buf);
+void fcr_inode_to_host(const struct fcr *c, unsigned char *buf);
 /* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
 int fcr_in_use(const unsigned char *buf);
 /* ino noted as touched (its state before the first time kept). */

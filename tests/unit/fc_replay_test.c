@@ -203,12 +203,26 @@ static void dentry(struct area *a, unsigned int tag, uint32_t parent,
 	sum(a, v, FC_DENTRY_SIZE + n);
 }
 
+static ext2_filsys open_fs(int rw);
+static void close_fs(ext2_filsys fs);
+
+/* An INODE record of raw, an inode as libext2fs gives it (in the host's
+ * byte order): the record holds it as the disk does, little-endian. */
 static void inode_rec(struct area *a, uint32_t ino, const unsigned char *raw)
 {
+	const union { uint16_t u; unsigned char b[2]; } one = { .u = 1 };
 	unsigned char *v = rec(a, FC_TAG_INODE, FC_INODE_SIZE + ISIZE);
 
 	put_le32(v + FC_INODE_INO, ino);
 	memcpy(v + FC_INODE_RAW, raw, ISIZE);
+	if (one.b[1]) {
+		ext2_filsys fs = open_fs(0);
+
+		ext2fs_swap_inode_full(fs,
+			(struct ext2_inode_large *)(v + FC_INODE_RAW),
+			(struct ext2_inode_large *)(v + FC_INODE_RAW), 1, ISIZE);
+		close_fs(fs);
+	}
 	sum(a, v, FC_INODE_SIZE + ISIZE);
 }
 
