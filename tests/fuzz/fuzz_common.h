@@ -59,6 +59,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #define FUZZ_MAX_INPUT	(16U << 20)
 
+#ifdef FUZZ_DIGEST_IMAGE
+/*
+ * FUZZ_DIGEST set: after each input, print its name and a 64-bit FNV-1a
+ * digest of the image as the input left it (memio.c), for comparing two
+ * builds of the target (tests/cross/big-endian.sh: the same inputs must
+ * leave the same bytes on every host); with FUZZ_IMAGE=FILE too, write
+ * that image to FILE (the last input's stays).
+ */
+static void print_digest(const char *path)
+{
+	const unsigned char *p = memio_data();
+	const char *base = strrchr(path, '/');
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i, n = memio_size();
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	printf("%016llx %s\n", (unsigned long long)h, base ? base + 1 : path);
+	path = getenv("FUZZ_IMAGE");
+	if (path && *path) {	/* and the image itself, to look at */
+		FILE *f = fopen(path, "wb");
+
+		if (!f || fwrite(p, 1, n, f) != n || fclose(f))
+			perror(path);
+	}
+}
+#endif
+
 /* One saved input, in a buffer of exactly its size (so that an overread is
  * an ASan report, as under libFuzzer). */
 static int run_file(const char *path)
@@ -92,6 +120,10 @@ static int run_file(const char *path)
 		fprintf(stderr, "%s\n", path);
 	fuzz_one(buf, n);
 	free(buf);
+#ifdef FUZZ_DIGEST_IMAGE
+	if (getenv("FUZZ_DIGEST"))
+		print_digest(path);
+#endif
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "librecoverP.h"
 #include "fc_fs.h"
 #include "memio.h"
+#define FUZZ_DIGEST_IMAGE
 #include "fuzz_common.h"
 
 #define FS_BYTES	(4U << 20)

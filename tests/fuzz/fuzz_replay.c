@@ -51,6 +51,7 @@
 #include "memio.h"
 
 #define FUZZ_HAVE_MAIN_HOOK
+#define FUZZ_DIGEST_IMAGE
 #include "fuzz_common.h"
 
 #define FS_BYTES	(2U << 20)

@@ -154,6 +154,10 @@ errcode_t memio_mkfs(unsigned int inodes, __u32 compat,
 		return err;
 	for (i = 0; i < 16; i++)
 		fs->super->s_uuid[i] = (unsigned char)(uuid0 + uuid_step * i);
+	/* The signed directory hash, whatever the host's char is (libext2fs
+	 * picks by it), so that every host builds the same image. */
+	fs->super->s_flags = (fs->super->s_flags & ~EXT2_FLAGS_UNSIGNED_HASH) |
+			     EXT2_FLAGS_SIGNED_HASH;
 	fs->super->s_checksum_type = EXT2_CRC32C_CHKSUM;
 	ext2fs_init_csum_seed(fs);
 	fs->super->s_mkfs_time = fs->super->s_wtime = 1700000000;
