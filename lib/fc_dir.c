@@ -90,9 +90,12 @@ static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
 	} else {
 		put_le16(leaf + prev + 4, end - prev);
 	}
-	if (csum)
-		ext2fs_initialize_dirent_tail(fs,
-			EXT2_DIRENT_TAIL(leaf, fs->blocksize));
+	if (csum) {		/* the checksum's tail, checksum 0 for now */
+		unsigned char *tail = leaf + fs->blocksize - 12;
+
+		put_le16(tail + 4, 12);
+		put_le16(tail + 6, EXT2_DIR_NAME_LEN_CSUM);
+	}
 }
 
 /* A one-block directory being made an indexed one (index_dir()). */
@@ -383,12 +386,13 @@ static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
 	if (!err)
 		err = ext2fs_inline_data_get(c->fs, dir, &inode, buf, &size);
 	if (!err) {
-		struct ext2_dir_entry *de =
-			(struct ext2_dir_entry *)(buf + EXT4_MIN_INLINE_DATA_SIZE);
+		/* One empty entry over the new room; the inline data is in
+		 * its on-disk order (libext2fs swaps it only to iterate). */
+		unsigned char *de = (unsigned char *)buf +
+				    EXT4_MIN_INLINE_DATA_SIZE;
 
-		de->inode = 0;
-		de->name_len = 0;
-		err = ext2fs_set_rec_len(c->fs, (unsigned int)room, de);
+		memset(de, 0, 8);
+		put_le16(de + 4, (unsigned int)room);
 	}
 	if (!err)
 		err = ext2fs_inline_data_set(c->fs, dir, &inode, buf,
