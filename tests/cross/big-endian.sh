@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # big-endian.sh --- the library built for a big-endian host (s390x, with
-# Debian's cross compiler) and run under qemu-user: its unit tests pass,
-# and the fuzz targets' replayers leave, input by input, the same image
-# bytes as the native (little-endian) build does, over the seed corpora
-# and the saved crash inputs (tests/fuzz/).  The journal is big-endian and
-# ext4 little-endian, so every field the library reads or writes by hand
-# is checked here on the host where a missing conversion shows.
+# Debian's cross compiler) and run under qemu-user: its unit tests pass;
+# the fuzz targets' replayers leave, input by input, the same image bytes
+# as the native (little-endian) build does, over the seed corpora and the
+# saved crash inputs (tests/fuzz/); and the oracle tests and the kernel's
+# fast-commit tests pass with the s390x jrecover as the binary under test.
+# The journal is big-endian and ext4 little-endian, so every field the
+# library reads or writes by hand is checked here on the host where a
+# missing conversion shows.
 #
 # usage: tests/cross/big-endian.sh NATIVE_BUILDDIR [CROSS_BUILDDIR]
 #   NATIVE_BUILDDIR  a configured build of this tree (built here as needed)
@@ -150,4 +152,26 @@ for t in fuzz_replay fuzz_fc; do
 		failed=1
 	fi
 done
+
+# ---- jrecover itself against e2fsck and the kernel ---------------------------
+# The oracle tests and the kernel's fast-commit tests of the native build,
+# with the s390x jrecover as the binary under test (the images, e2fsck and
+# the kernel are the host's).  Their summary goes to a log of its own, so
+# that the native suite's test-suite.log stays as it was.
+wrapper=$cross/jrecover-qemu
+printf '#!/bin/sh\nexec qemu-s390x -L /usr/%s -E LD_LIBRARY_PATH=%s %s "$@"\n' \
+	"$triplet" "$libdirs" "$cross/src/jrecover" > "$wrapper" &&
+	chmod +x "$wrapper" || die "cannot write $wrapper"
+tests=$(sed -n 's|^[[:space:]]*\(tests/oracle/[a-z0-9-]*\.sh\).*|\1|p' \
+	"$top/tests/oracle/Makefile.inc")
+tests="$(echo $tests) tests/kernel/fc.sh tests/kernel/fcrand.sh"
+if JRECOVER=$wrapper make -C "$native" -j2 check TESTS="$tests" \
+	TEST_SUITE_LOG=big-endian-suite.log > "$cross/suite.out" 2>&1; then
+	say "ok: $(grep -c '^PASS' "$cross/suite.out") oracle and fast-commit test scripts pass with the $triplet jrecover ($(grep -c '^SKIP' "$cross/suite.out") skipped)"
+else
+	say "FAIL: the oracle and fast-commit tests with the $triplet jrecover:"
+	grep -E '^(PASS|FAIL|ERROR|SKIP|XPASS)' "$cross/suite.out"
+	say "their logs: $native/tests/oracle/*.log, $native/tests/kernel/fc*.log"
+	failed=1
+fi
 exit "$failed"
