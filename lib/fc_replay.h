@@ -4,8 +4,8 @@
  * nothing else in lib/ needs: the view of the filesystem in memory
  * (fc_overlay.c) and the io manager over it (fc_io.c); the state of one
  * replay, and the editing of inodes (fc_inode.c), of extent trees and the
- * blocks they map (fc_extent.c) and of directories (fc_dir.c) that the
- * dispatch of the records (fc_replay.c) calls.  The layer's entry points
+ * blocks they map (fc_extent.c) and of directories (fc_dir.c, fc_htree.c)
+ * that the dispatch of the records (fc_replay.c) calls.  The layer's entry points
  * are declared in fc.h.
  */
 #ifndef FC_REPLAY_H
@@ -136,5 +136,12 @@ errcode_t fcr_compact_tree(struct fcr *c, ext2_ino_t ino);
 errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t);
 errcode_t fcr_replay_link(struct fcr *c, const struct fc_tag *t);
 errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t);
+
+/* ---- indexed directories (fc_htree.c) ------------------------------------ */
+
+/* dir, one block with no room for a new name, made an indexed directory as
+ * the kernel makes it, if the filesystem has dir_index and dir is not
+ * indexed or inline already; *done says it was. */
+errcode_t fcr_index_dir(struct fcr *c, ext2_ino_t dir, int *done);
 
 #endif /* FC_REPLAY_H */
