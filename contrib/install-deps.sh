@@ -47,8 +47,9 @@ TEST_PACKAGES=(
 	# bench/run.sh counts the write requests of jrecover and e2fsck
 	strace
 	# tests/cross/big-endian.sh: an s390x build run under qemu-user, the
-	# clock stopped by libfaketime (its s390x libraries it fetches itself)
-	gcc-s390x-linux-gnu qemu-user faketime libfaketime
+	# clock stopped by libfaketime (its s390x libraries it fetches itself;
+	# the cross C library is only a Recommends of the cross compiler)
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user faketime libfaketime
 )
 PACKAGING_PACKAGES=(
 	build-essential dpkg-dev debhelper fakeroot lintian
