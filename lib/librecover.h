@@ -218,9 +218,9 @@ struct recover_options {
 	 * How to reach the filesystem: NULL means unix_io_manager.
 	 * undo_io_manager, set up with set_undo_io_backing_manager() and
 	 * set_undo_io_backup_file(), keeps an e2undo file of everything
-	 * overwritten on the filesystem.  An external journal device and a
-	 * dump (journal_path) are always opened with unix_io_manager, so an
-	 * undo file covers the filesystem device only.
+	 * overwritten on the filesystem.  An external journal device or a
+	 * dump (journal_path) is opened with journal_io_manager (below), so
+	 * an undo file here covers the filesystem device only.
 	 */
 	struct struct_io_manager *io_manager; /* an io_manager: in C++ the
 					 * typedef's name cannot also be the
