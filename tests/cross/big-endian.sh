@@ -23,11 +23,11 @@
 # libfaketime stops the clock in both runs, as the replay stamps times.
 #
 # One difference is libext2fs's own and is kept out of the corpora: an
-# INODE record whose i_extra_isize is not a multiple of 4 (an inode the
-# kernel refuses, e2fsck's replay writes as it is).  libext2fs 1.47.0's
-# ext2fs_inode_csum_set() reads i_extra_isize of the on-disk copy without
-# converting it, so a big-endian host takes 1 for 256 and also sets
-# i_checksum_hi: e2fsck on that host writes the same bytes as librecover.
+# INODE record whose i_extra_isize is below 4 and not a multiple of 4 (one
+# the kernel and e2fsck both refuse, and librecover still replays).
+# libext2fs 1.47.0's ext2fs_inode_csum_set() reads i_extra_isize of the
+# on-disk copy without converting it, so a big-endian host takes 1 for 256
+# and also sets i_checksum_hi.
 #
 # Exit: 0 all agree, 1 a difference or a failed test, 77 a tool missing,
 # 99 the setup failed.
