@@ -5,8 +5,8 @@
  * (fc_overlay.c) and the io manager over it (fc_io.c); the state of one
  * replay, and the editing of inodes (fc_inode.c), of extent trees and the
  * blocks they map (fc_extent.c) and of directories (fc_dir.c, fc_htree.c)
- * that the dispatch of the records (fc_replay.c) calls.  The layer's entry points
- * are declared in fc.h.
+ * that the dispatch of the records (fc_replay.c) calls.  The layer's entry
+ * points are declared in fc.h.
  */
 #ifndef FC_REPLAY_H
 #define FC_REPLAY_H

@@ -32,6 +32,7 @@
 
 #include "librecoverP.h"
 #include "fc_fs.h"
+#include "fc_replay.h"
 #include "../fuzz/memio.h"
 
 #define FS_BYTES	(4U << 20)
@@ -210,12 +211,11 @@ static void close_fs(ext2_filsys fs);
  * byte order): the record holds it as the disk does, little-endian. */
 static void inode_rec(struct area *a, uint32_t ino, const unsigned char *raw)
 {
-	const union { uint16_t u; unsigned char b[2]; } one = { .u = 1 };
 	unsigned char *v = rec(a, FC_TAG_INODE, FC_INODE_SIZE + ISIZE);
 
 	put_le32(v + FC_INODE_INO, ino);
 	memcpy(v + FC_INODE_RAW, raw, ISIZE);
-	if (one.b[1]) {
+	if (fcr_big_endian_host()) {
 		ext2_filsys fs = open_fs(0);
 
 		ext2fs_swap_inode_full(fs,
