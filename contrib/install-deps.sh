@@ -38,8 +38,10 @@ TEST_PACKAGES=(
 	# linking.sh builds a C++ caller of the library
 	jq time bash-completion g++
 	# tests/fuzz: run-fuzz.sh builds libFuzzer targets with clang
-	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer)
-	clang libclang-rt-14-dev
+	# (-fsanitize=fuzzer needs libclang-rt's libFuzzer); llvm-14 ships the
+	# llvm-symbolizer beside that clang, so a sanitizer report names
+	# functions and lines (only a Recommends of clang-14)
+	clang libclang-rt-14-dev llvm-14
 	# the uthash baseline of the revoke-table benchmark
 	uthash-dev
 	# tests/kernel: getfattr and setfattr put xattrs in the trees compared

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -118,7 +120,8 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	if (err)
 		return err;
 	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
-	if (flags & EXT4_EXTENTS_FL)
+	/* Out of line now: the ranges held while it was inline map. */
+	if ((flags & EXT4_EXTENTS_FL) && !(flags & EXT4_INLINE_DATA_FL))
 		err = replay_held(c, t->ino);
 	return err;
 }
@@ -201,21 +204,35 @@ errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
 	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
 }
 
-/* The ranges held for ino while it was inline, once it is not. */
+/*
+ * The ranges held for ino while it was inline, once it is not.  They leave
+ * c->held before any is replayed: replaying one appends to c->held when
+ * the inode turns out inline after all (a record with both flags), which
+ * may move the array.
+ */
 static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
 {
-	size_t i, n = 0;
+	struct fc_tag *mine;
+	size_t i, n = 0, k = 0;
 	errcode_t err = 0;
 
-	for (i = 0; i < c->nheld; i++) {
-		if (c->held[i].ino != ino) {
+	for (i = 0; i < c->nheld; i++)
+		k += c->held[i].ino == ino;
+	if (!k)
+		return 0;
+	mine = malloc(k * sizeof(*mine));
+	if (!mine)
+		return ENOMEM;
+	for (i = 0, k = 0; i < c->nheld; i++) {
+		if (c->held[i].ino == ino)
+			mine[k++] = c->held[i];
+		else
 			c->held[n++] = c->held[i];
-			continue;
-		}
-		if (!err)
-			err = fcr_replay_range(c, &c->held[i]);
 	}
 	c->nheld = n;
+	for (i = 0; !err && i < k; i++)
+		err = fcr_replay_range(c, &mine[i]);
+	free(mine);
 	return err;
 }
 

@@ -15,7 +15,8 @@
 #                 (default: BUILDDIR/tests/fuzz/out); a crash input is
 #                 copied to the source tree's tests/fuzz/regress/TARGET/ by
 #                 hand once the bug is understood
-# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).
+# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev) and, for
+# symbolized reports, the llvm-symbolizer beside it (llvm-14).
 
 set -u
 
@@ -38,6 +39,17 @@ command -v clang >/dev/null 2>&1 ||
 echo "run-fuzz: make fuzz in $build"
 make -C "$build" fuzz || { echo "run-fuzz: make fuzz failed" >&2; exit 1; }
 
+# Symbolized reports: the llvm-symbolizer installed beside the clang that
+# built the targets (Debian: /usr/lib/llvm-14/bin, package llvm-14).
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
+	sym=$(dirname "$(readlink -f "$(command -v clang)")")/llvm-symbolizer
+	[ -x "$sym" ] || sym=$(clang -print-prog-name=llvm-symbolizer)
+	case $sym in
+	/*) [ -x "$sym" ] && export ASAN_SYMBOLIZER_PATH="$sym" ;;
+	esac
+fi
+[ -n "${ASAN_SYMBOLIZER_PATH:-}" ] ||
+	echo "run-fuzz: no llvm-symbolizer found: reports will not be symbolized" >&2
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 failed=0
@@ -61,6 +73,19 @@ for t in "$@"; do
 		grep -E -A 40 'ERROR: |SUMMARY|check failed|deadly signal' \
 			"$out/$t/log" | head -n 80
 		ls -l "$crashes"
+		# The new inputs as hex, so the log alone reproduces the failure:
+		# xxd -r -p FILE.hex > INPUT, then run the target on INPUT.
+		ls -t "$crashes" | head -n $((after - before)) | while read -r f; do
+			n=$(wc -c < "$crashes/$f")
+			echo "run-fuzz: $t input $f ($n bytes), as hex (xxd -r -p):"
+			if [ "$n" -le 65536 ]; then
+				od -A n -v -t x1 "$crashes/$f" | tr -d ' \n' |
+					fold -w 128
+				echo
+			else
+				echo "(larger than 64 KiB: kept in $crashes/ only)"
+			fi
+		done
 		failed=$((failed + 1))
 	else
 		echo "run-fuzz: $t: no crash in ${seconds}s"
