@@ -341,5 +341,5 @@ errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t)
 		fcr_small(c->ibuf)->i_links_count--;
 	if (fcr_small(c->ibuf)->i_links_count)
 		return fcr_write_inode(c, t->ino, c->ibuf);
-	return fcr_evict(c, t->ino);
+	return fcr_unlinked(c, t->ino);
 }

@@ -72,6 +72,7 @@ errcode_t fcr_touch(struct fcr *c, ext2_ino_t ino)
 	if (err)
 		return err;
 	c->t[c->nt].ino = ino;
+	c->t[c->nt].unlinked = 0;
 	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
 			      fcr_in_use(c->ibuf2) &&
 			      LINUX_S_ISDIR(fcr_small(c->ibuf2)->i_mode);
@@ -79,6 +80,18 @@ errcode_t fcr_touch(struct fcr *c, ext2_ino_t ino)
 	return 0;
 }
 
+/* ino's entry among the touched inodes, or NULL. */
+static struct touched *touched_of(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < c->nt; i++)
+		if (c->t[i].ino == ino)
+			return &c->t[i];
+	return NULL;
+}
+
+static void drop_held(struct fcr *c, ext2_ino_t ino);
 static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
 
 errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
@@ -86,6 +99,7 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	unsigned char *old = c->ibuf;
 	const unsigned char *raw = t->raw_inode;
 	unsigned int len = t->raw_len;
+	struct touched *u;
 	blk64_t n;
 	uint32_t flags;
 	errcode_t err;
@@ -95,6 +109,27 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 		err = fcr_read_inode(c, t->ino, old);
 	if (err)
 		return err;
+	/*
+	 * A file whose last name an UNLINK took: the same generation is the
+	 * same file, still open in the kernel or given a name again (a rename
+	 * into an inline directory whose record already holds the new name:
+	 * its LINK finds the name there and adds no link), and it comes back
+	 * with its tree; another generation is the number reused, and the old
+	 * file goes first.
+	 */
+	u = touched_of(c, t->ino);
+	if (u && u->unlinked) {
+		u->unlinked = 0;
+		if (get_le32(raw + FC_I_GENERATION) !=
+		    fcr_small(old)->i_generation) {
+			drop_held(c, t->ino);
+			err = fcr_evict(c, t->ino);
+			if (!err)
+				err = fcr_read_inode(c, t->ino, old);
+			if (err)
+				return err;
+		}
+	}
 	if (fcr_in_use(old)) {
 		err = fcr_walk_blocks(c, t->ino, old, 0, &n);
 		if (err)
@@ -177,21 +212,28 @@ errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
 {
 	struct ext2_inode *inode = fcr_small(c->ibuf);
 	int add = t->tag == FC_TAG_ADD_RANGE;
+	struct touched *u;
 	errcode_t err;
 
 	err = fcr_read_inode(c, t->ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf) || (!add && !t->count))
+	if (err || (!add && !t->count))
 		return err;
+	u = touched_of(c, t->ino);
+	if (!fcr_in_use(c->ibuf) && !(u && u->unlinked))
+		return 0;
 	err = fcr_touch(c, t->ino);
 	if (err)
 		return err;
+	u = touched_of(c, t->ino);	/* fcr_touch() may move c->t */
 	/*
 	 * A file that leaves inline data gets its blocks logged before the
 	 * INODE record that takes it out of line: the range is held until
 	 * that record comes (the kernel's replay fails the range on the
-	 * inline inode, ignores that, and leaves the file a hole).
+	 * inline inode, ignores that, and leaves the file a hole).  So is a
+	 * range of a file an UNLINK left without links, until an INODE
+	 * record brings it back (or it goes, and the range with it).
 	 */
-	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+	if ((u && u->unlinked) || (inode->i_flags & EXT4_INLINE_DATA_FL)) {
 		err = recovery_grow((void **)&c->held, &c->capheld,
 				    c->nheld + 1, sizeof(*c->held));
 		if (!err)
@@ -283,5 +325,56 @@ errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
 	err = ext2fs_iblk_set(c->fs, inode, 0);
 	if (!err)
 		err = fcr_write_inode(c, ino, c->ibuf);
+	return err;
+}
+
+/* The ranges held for ino dropped: the file they were logged for went. */
+static void drop_held(struct fcr *c, ext2_ino_t ino)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nheld; i++)
+		if (c->held[i].ino != ino)
+			c->held[n++] = c->held[i];
+	c->nheld = n;
+}
+
+/*
+ * The kernel's replay keeps the inode of a file whose last name went in
+ * its inode cache until the replay ends; a later INODE record of it (the
+ * file was still open, or the LINK of a rename found its new name already
+ * in an inline directory's record and added no link) finds its blocks
+ * still mapped.  So the eviction waits: the inode is written with no
+ * links (later records skip it, or hold its ranges) and evicted at the end
+ * of the replay, unless an INODE record of its generation comes first.
+ */
+errcode_t fcr_unlinked(struct fcr *c, ext2_ino_t ino)
+{
+	struct touched *u;
+	errcode_t err;
+
+	err = fcr_touch(c, ino);
+	if (err)
+		return err;
+	u = touched_of(c, ino);
+	u->unlinked = 1;
+	fcr_small(c->ibuf)->i_links_count = 0;
+	return fcr_write_inode(c, ino, c->ibuf);
+}
+
+errcode_t fcr_evict_unlinked(struct fcr *c)
+{
+	errcode_t err = 0;
+	size_t i;
+
+	for (i = 0; !err && i < c->nt; i++) {
+		if (!c->t[i].unlinked)
+			continue;
+		c->t[i].unlinked = 0;
+		drop_held(c, c->t[i].ino);
+		err = fcr_read_inode(c, c->t[i].ino, c->ibuf);
+		if (!err)
+			err = fcr_evict(c, c->t[i].ino);
+	}
 	return err;
 }

@@ -31,8 +31,9 @@
  *   LINK       the name is linked and the inode gets one link more (a name
  *              already there is left alone).
  *   UNLINK     the name is removed and the inode loses a link; at none it
- *              is released as the kernel evicts it (a name already gone is
- *              fine).
+ *              is released as the kernel evicts it, at the end of the
+ *              replay, unless an INODE record of the same generation
+ *              brings it back first (a name already gone is fine).
  *   HEAD, PAD, TAIL: nothing.
  * Records naming an inode that is not in use are skipped, as the kernel's
  * ext4_iget() failing skips them.  At the end the touched inodes' trees
@@ -248,6 +249,9 @@ static errcode_t finish(struct fcr *c)
 	dgrp_t g;
 	errcode_t err;
 
+	err = fcr_evict_unlinked(c);
+	if (err)
+		return err;
 	/* Before the regions are let go: new tree blocks must avoid them. */
 	for (i = 0; i < c->nt; i++) {
 		err = fcr_compact_tree(c, c->t[i].ino);

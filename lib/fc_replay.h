@@ -45,6 +45,9 @@ errcode_t fc_io_open(struct fc_overlay *o, int flags, ext2_filsys *ret);
 struct touched {
 	ext2_ino_t	ino;
 	int		was_dir;	/* an in-use directory before */
+	int		unlinked;	/* a file whose last name went: evicted
+					 * at the end, or by an INODE record of
+					 * another generation (fcr_unlinked()) */
 };
 
 /* One replay: the filesystem opened on the view, two inode buffers, and
@@ -107,6 +110,12 @@ errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t);
 /* The inode in c->ibuf, whose last link went, released as the kernel
  * evicts it. */
 errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino);
+/* The file in c->ibuf lost its last name: written with no links, and its
+ * eviction left for later (fcr_evict_unlinked()); an INODE record of the
+ * same generation before then brings it back whole. */
+errcode_t fcr_unlinked(struct fcr *c, ext2_ino_t ino);
+/* The files fcr_unlinked() left that nothing brought back, evicted. */
+errcode_t fcr_evict_unlinked(struct fcr *c);
 
 /* ---- extent trees and their blocks (fc_extent.c) ----------------------- */
 

@@ -26,14 +26,16 @@
 #             preallocated blocks, a deeper extent tree, chmod; names
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
-#   nocsum, merge4096, merge1024, evict, reusedir, inline, rmdir, bigalloc,
-#   htree
+#   nocsum, merge4096, merge1024, evict, reusedir, inline, renamenew and
+#   renamedeep (4096, 1024), rmdir, bigalloc, htree
 #             what libext2fs's own operations once replayed wrong: group
 #             flags on a filesystem without group descriptor checksums,
 #             extents left split and trees left deep, an inode whose last
 #             name went (and whose number a new file or directory took),
 #             truncation's DEL_RANGE of 2^31-1 blocks, inline_data files
 #             growing out of line (the kernel's replay loses their data),
+#             a file renamed into an inline directory made in the same
+#             window (its last name gone until its INODE record),
 #             a directory removed (the kernel's replay leaves it in use),
 #             counts in clusters on bigalloc, an htree made in the replay
 #             split where the kernel splits it.
@@ -257,6 +259,24 @@ work_inline() {
 	mv x1 y1 && "$FCWORK" fsync d/a &&
 	"$FCWORK" write d/a 5 9000 90 && "$FCWORK" write d/c 0 30 91 &&
 	"$FCWORK" write d/b 6 5000 92
+}
+
+# inline_data: a file renamed into a directory made in the same window.
+# The new directory's INODE record holds its inline entries, the new name
+# among them, so the LINK of the rename finds it there and adds no link,
+# and the UNLINK of the old name leaves the file none: the file must come
+# back with its blocks at its INODE record (issue 28: jrecover evicted it
+# at the UNLINK and left a file of zeros).  renamenew: 203,264 bytes,
+# rename(2); renamedeep: 600 extents (a tree of more than one leaf on
+# both block sizes), renameat2(RENAME_NOREPLACE).
+work_renamenew() {
+	mkdir w0 && sync && "$FCWORK" fill w0/g 0 203264 5 && mkdir w0/d &&
+	"$FCWORK" rename w0/g w0/d/r plain && "$FCWORK" fsync w0/d/r
+}
+work_renamedeep() {
+	mkdir w0 && sync && "$FCWORK" stripes w0/g 600 "$FC_BS" 6 &&
+	mkdir w0/d && "$FCWORK" rename w0/g w0/d/r noreplace &&
+	"$FCWORK" fsync w0/d/r
 }
 
 # Many long names in one fast-commit run on 1 KiB blocks: the directory
@@ -527,6 +547,19 @@ FC_MKFS="-O inline_data"
 crash "$SCRATCH/inline.img" work_inline
 FC_MKFS=
 oracle inline
+for FC_BS in 4096 1024; do
+	FC_MKFS="-b $FC_BS -O inline_data"
+	for _w in renamenew renamedeep; do
+		crash "$SCRATCH/$_w$FC_BS.img" "work_$_w"
+		oracle "$_w$FC_BS"
+		# The kernel's replay keeps the file's data (the judge); the
+		# tree comparison holds it, and so must the blocks.
+		run debugfs -R "stat w0/d/r" "$SCRATCH/$_w$FC_BS.jr"
+		grep -q 'Blockcount: 0$' "$SCRATCH/.run.out" &&
+			fail "$_w$FC_BS: w0/d/r maps no block after jrecover"
+	done
+done
+FC_MKFS=
 crash "$SCRATCH/rmdir.img" work_rmdir
 oracle rmdir
 FC_MKFS="-b 1024 -J size=8,fast_commit_size=1024"

@@ -13,12 +13,22 @@
  *   fcwork write PATH OFF LEN SEED
  *				write LEN bytes of a pattern made from SEED at
  *				OFF (creating PATH), then fsync it
+ *   fcwork fill PATH OFF LEN SEED
+ *				the same without the fsync
+ *   fcwork stripes PATH N BLOCKSIZE SEED
+ *				write every other block of the first 2N blocks
+ *				(N extents once allocated), no fsync
+ *   fcwork rename OLD NEW plain|noreplace
+ *				rename(2), or renameat2(2) with
+ *				RENAME_NOREPLACE, and no fsync
  *   fcwork retail IMG OFFSET BLOCKSIZE NBLOCKS
  *				after a byte edit of a fast-commit area (its
  *				first block at byte OFFSET of IMG): write every
  *				TAIL's crc32c again over the records before it,
  *				so that the edit is read as a valid record
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -66,7 +76,7 @@ static int do_fsync(const char *path)
 }
 
 static int do_write(const char *path, long long off, long long len,
-		    unsigned int seed)
+		    unsigned int seed, int sync)
 {
 	unsigned char buf[4096];
 	int fd = open(path, O_WRONLY | O_CREAT, 0644);
@@ -89,9 +99,35 @@ static int do_write(const char *path, long long off, long long len,
 		off += (long long)n;
 		len -= (long long)n;
 	}
-	if (fsync(fd))
+	if (sync && fsync(fd))
 		return die("fsync", path);
 	close(fd);
+	return 0;
+}
+
+static int do_stripes(const char *path, long long n, long long bs,
+		      unsigned int seed)
+{
+	long long i;
+	int err = 0;
+
+	for (i = 0; !err && i < n; i++)
+		err = do_write(path, 2 * i * bs, bs, seed + (unsigned int)i, 0);
+	return err;
+}
+
+static int do_rename(const char *from, const char *to, const char *how)
+{
+	unsigned int flags;
+
+	if (!strcmp(how, "plain"))
+		flags = 0;
+	else if (!strcmp(how, "noreplace"))
+		flags = RENAME_NOREPLACE;
+	else
+		return die("rename: unknown way", how);
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, flags))
+		return die("rename", from);
 	return 0;
 }
 
@@ -151,14 +187,23 @@ int main(int argc, char **argv)
 		return do_shutdown(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fsync"))
 		return do_fsync(argv[2]);
-	if (argc == 6 && !strcmp(argv[1], "write"))
+	if (argc == 6 && (!strcmp(argv[1], "write") ||
+			  !strcmp(argv[1], "fill")))
 		return do_write(argv[2], atoll(argv[3]), atoll(argv[4]),
-				(unsigned int)strtoul(argv[5], NULL, 0));
+				(unsigned int)strtoul(argv[5], NULL, 0),
+				argv[1][0] == 'w');
+	if (argc == 6 && !strcmp(argv[1], "stripes"))
+		return do_stripes(argv[2], atoll(argv[3]), atoll(argv[4]),
+				  (unsigned int)strtoul(argv[5], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "rename"))
+		return do_rename(argv[2], argv[3], argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "retail"))
 		return do_retail(argv[2], atoll(argv[3]),
 				 (unsigned int)atoi(argv[4]),
 				 (unsigned int)atoi(argv[5]));
 	fprintf(stderr, "usage: fcwork shutdown DIR | fsync PATH | "
-		"write PATH OFF LEN SEED | retail IMG OFFSET BLOCKSIZE NBLOCKS\n");
+		"write|fill PATH OFF LEN SEED | stripes PATH N BLOCKSIZE SEED | "
+		"rename OLD NEW plain|noreplace | "
+		"retail IMG OFFSET BLOCKSIZE NBLOCKS\n");
 	return 2;
 }
