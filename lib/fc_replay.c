@@ -46,6 +46,8 @@
  * Before anything is written, fc_replay_check() refuses records that name
  * an inode past s_inodes_count, a block outside the filesystem or a name
  * holding a NUL or '/': the kernel's replay fails or corrupts on those.
+ * After the replay, still before anything is written, fc_verify.c checks
+ * that every file in use maps the blocks its last records gave it.
  *
  * This file walks the area and hands each record to its replayer: the
  * inode records are fc_inode.c's, the directory records fc_dir.c's, and
@@ -81,7 +83,8 @@ static int apply(void *data, const struct fc_tag *t, int valid)
 
 	if (!valid)
 		return 1;
-	if (t->tag < sizeof(replay_tag) / sizeof(replay_tag[0]) &&
+	c->err = fcr_expect(c, t);
+	if (!c->err && t->tag < sizeof(replay_tag) / sizeof(replay_tag[0]) &&
 	    replay_tag[t->tag])
 		c->err = replay_tag[t->tag](c, t);
 	c->applied++;
@@ -368,6 +371,11 @@ errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
 		err = c.err;
 	if (!err)
 		err = finish(&c);
+	/* Nothing logged lost on the way (fc_verify.c), or nothing at all
+	 * is written. */
+	if (!err)
+		err = fcr_verify(&c);
+	fcr_expect_free(&c);
 	res->replayed = err ? 0 : c.applied;
 	if (c.before)
 		ext2fs_free_block_bitmap(c.before);

@@ -41,6 +41,8 @@ errcode_t fc_io_open(struct fc_overlay *o, int flags, ext2_filsys *ret);
 
 /* ---- one replay ---------------------------------------------------------- */
 
+struct fcr_event;
+
 /* An inode a record changed: the end of the replay goes over each. */
 struct touched {
 	ext2_ino_t	ino;
@@ -68,6 +70,9 @@ struct fcr {
 	/* ranges of inodes that were inline data when the range came */
 	struct fc_tag	*held;
 	size_t		nheld, capheld;
+	/* what the range and INODE records say the files map (fc_verify.c) */
+	struct fcr_event *ev;
+	size_t		nev, capev;
 	unsigned long long applied;
 	errcode_t	err;
 };
@@ -145,6 +150,15 @@ errcode_t fcr_compact_tree(struct fcr *c, ext2_ino_t ino);
 errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t);
 errcode_t fcr_replay_link(struct fcr *c, const struct fc_tag *t);
 errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t);
+
+/* ---- the replay checked against the log (fc_verify.c) ------------------- */
+
+/* A record noted for fcr_verify() as it is applied. */
+errcode_t fcr_expect(struct fcr *c, const struct fc_tag *t);
+/* After the replay: every file in use maps what the last record about each
+ * of its blocks says, or RECOVER_ET_FC_LOST. */
+errcode_t fcr_verify(struct fcr *c);
+void fcr_expect_free(struct fcr *c);
 
 /* ---- indexed directories (fc_htree.c) ------------------------------------ */
 

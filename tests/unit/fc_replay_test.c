@@ -384,8 +384,10 @@ static void test_reuse(void **state)
 	ext2_ino_t found = 0;
 
 	(void)state;
-	/* The new file: one block, 1000 bytes; its i_block is not used. */
+	/* The new file: one block, 1000 bytes; its i_block is not used; a
+	 * new file of a reused number has another generation. */
 	raw_inode(INO_A, raw);
+	ri->i_generation++;
 	ri->i_size = 1000;
 	ri->i_blocks = FS_BS / 512;
 	ri->i_links_count = 1;
@@ -418,6 +420,75 @@ static void test_reuse(void **state)
 	assert_int_equal(ext2fs_lookup(fs, INO_DIR, "n", 1, NULL, &found), 0);
 	assert_int_equal(found, INO_A);
 	close_fs(fs);
+}
+
+/*
+ * A file whose last name an UNLINK took, then an INODE record of the same
+ * generation: the file is back with the blocks it had (a rename into an
+ * inline directory whose record already holds the new name).
+ */
+static void test_revive(void **state)
+{
+	unsigned char raw[ISIZE];
+	struct ext2_inode inode;
+	struct recover_stats st;
+	ext2_filsys fs;
+	struct area a;
+	blk64_t old[3], now[3];
+	unsigned int i;
+
+	(void)state;
+	fs = open_fs(0);
+	map_of(fs, INO_A, old, 3);
+	close_fs(fs);
+	raw_inode(INO_A, raw);
+	area_begin(&a);
+	dentry(&a, FC_TAG_UNLINK, INO_DIR, INO_A, "a");
+	inode_rec(&a, INO_A, raw);
+	tail(&a);
+	area_end(&a);
+	assert_int_equal(replay(&st), 0);
+	fs = open_fs(0);
+	map_of(fs, INO_A, now, 3);
+	assert_int_equal(ext2fs_read_inode(fs, INO_A, &inode), 0);
+	assert_int_equal(inode.i_links_count, 1);
+	assert_int_equal(inode.i_dtime, 0);
+	assert_true(ext2fs_test_inode_bitmap2(fs->inode_map, INO_A));
+	for (i = 0; i < 3; i++) {
+		assert_true(old[i] != 0);
+		assert_int_equal(now[i], old[i]);
+		assert_true(ext2fs_test_block_bitmap2(fs->block_map, old[i]));
+	}
+	close_fs(fs);
+}
+
+/*
+ * The replay checked against the log: an INODE record that takes the
+ * extents flag away leaves the file's i_block read as block pointers, so
+ * the block an ADD_RANGE gave it is no longer mapped: refused
+ * (RECOVER_ET_FC_LOST), nothing written.
+ */
+static void test_lost(void **state)
+{
+	unsigned char raw[ISIZE], before[ISIZE], after[ISIZE];
+	struct ext2_inode *ri = (struct ext2_inode *)raw;
+	struct recover_stats st;
+	struct area a;
+	blk64_t p = free_block(3400);
+
+	(void)state;
+	raw_inode(INO_B, raw);
+	memcpy(before, raw, sizeof(before));
+	ri->i_flags &= ~EXT4_EXTENTS_FL;
+	area_begin(&a);
+	add_range(&a, INO_B, 0, p, 1, 0);
+	inode_rec(&a, INO_B, raw);
+	tail(&a);
+	area_end(&a);
+	assert_int_equal(replay(&st), RECOVER_ET_FC_REPLAY);
+	assert_int_equal(st.fc_error, RECOVER_ET_FC_LOST);
+	raw_inode(INO_B, after);
+	assert_memory_equal(before, after, sizeof(before));
 }
 
 static void test_merge(void **state)
@@ -467,6 +538,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_evict, setup),
 		cmocka_unit_test_setup(test_reuse, setup),
+		cmocka_unit_test_setup(test_revive, setup),
+		cmocka_unit_test_setup(test_lost, setup),
 		cmocka_unit_test_setup(test_merge, setup),
 	};
 	int verbose;
