@@ -27,7 +27,8 @@
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
 #   nocsum, merge4096, merge1024, evict, reusedir, inline, renamenew and
-#   renamedeep (4096, 1024), rmdir, bigalloc, htree
+#   renamedeep (4096, 1024), orphan, orphanorphan_file, rmdir, bigalloc,
+#   htree
 #             what libext2fs's own operations once replayed wrong: group
 #             flags on a filesystem without group descriptor checksums,
 #             extents left split and trees left deep, an inode whose last
@@ -35,7 +36,9 @@
 #             truncation's DEL_RANGE of 2^31-1 blocks, inline_data files
 #             growing out of line (the kernel's replay loses their data),
 #             a file renamed into an inline directory made in the same
-#             window (its last name gone until its INODE record),
+#             window (its last name gone until its INODE record), a
+#             file unlinked and fsynced while open (the kernel's replay
+#             fails: the tree before the crash judges),
 #             a directory removed (the kernel's replay leaves it in use),
 #             counts in clusters on bigalloc, an htree made in the replay
 #             split where the kernel splits it.
@@ -560,6 +563,46 @@ for FC_BS in 4096 1024; do
 	done
 done
 FC_MKFS=
+# A file written, unlinked and fsynced while still open, the shutdown with
+# it open: the kernel's replay of that fast commit fails ("JBD2: journal
+# recovery failed": no mount), so the tree before the shutdown is the
+# judge.  jrecover replays; the orphan is e2fsck's (or a mount's) to
+# release, and after e2fsck -E journal_only the filesystem checks clean.
+# On orphan_file too.
+for _o in "" ",orphan_file"; do
+	_oc=orphan${_o#,}
+	NCASES=$((NCASES + 1))
+	rm -f "$SCRATCH/fs.img"
+	mkimg "$SCRATCH/fs.img" 64M -O "fast_commit$_o" ||
+		die "mke2fs -O fast_commit$_o failed"
+	mnt "$SCRATCH/fs.img" commit=600 || skip "cannot loop-mount here"
+	mkdir "$MNT/d" && sync && "$FCWORK" write "$MNT/d/keep" 0 5000 3 ||
+		die "$_oc: workload failed"
+	tree "$MNT" > "$SCRATCH/$_oc.tree.before"
+	"$FCWORK" orphan "$MNT/d/f" 262144 4 || die "$_oc: orphan failed"
+	copy_img "$SCRATCH/fs.img" "$SCRATCH/$_oc.img"
+	umnt
+	copy_img "$SCRATCH/$_oc.img" "$SCRATCH/$_oc.kernel"
+	if mnt "$SCRATCH/$_oc.kernel"; then
+		umnt
+		say "$_oc: this kernel replays it (the case expects it to fail)"
+	fi
+	copy_img "$SCRATCH/$_oc.img" "$SCRATCH/$_oc.jr"
+	jrecover "$SCRATCH/$_oc.jr"
+	[ "$RUN_RC" -eq 1 ] || fail "$_oc: jrecover exited $RUN_RC, not 1"
+	run e2fsck -y -E journal_only "$SCRATCH/$_oc.jr"
+	run e2fsck -fn "$SCRATCH/$_oc.jr"
+	fsck_findings "$SCRATCH/.run.out" | grep -v -e 'orphan_present' \
+		-e '^Clear? no$' -e 'WARNING: Filesystem still has errors' \
+		> "$SCRATCH/$_oc.fsck" &&
+		{ cat "$SCRATCH/$_oc.fsck"; fail "$_oc: e2fsck -fn finds more than orphan_present after jrecover and e2fsck -E journal_only"; }
+	tree_of "$SCRATCH/$_oc.jr" ro "$SCRATCH/$_oc.tree.jr" ||
+		{ fail "$_oc: the image jrecover replayed does not mount"; continue; }
+	cmp -s "$SCRATCH/$_oc.tree.before" "$SCRATCH/$_oc.tree.jr" || {
+		diff "$SCRATCH/$_oc.tree.before" "$SCRATCH/$_oc.tree.jr"
+		fail "$_oc: jrecover's tree is not the tree before the shutdown"
+	}
+done
 crash "$SCRATCH/rmdir.img" work_rmdir
 oracle rmdir
 FC_MKFS="-b 1024 -J size=8,fast_commit_size=1024"

@@ -21,6 +21,11 @@
  *   fcwork rename OLD NEW plain|noreplace
  *				rename(2), or renameat2(2) with
  *				RENAME_NOREPLACE, and no fsync
+ *   fcwork orphan PATH LEN SEED
+ *				create PATH, write LEN bytes, unlink it, fsync
+ *				the still open file (a fast commit), then shut
+ *				the filesystem down as "shutdown" does with the
+ *				file still open: an orphan at the crash
  *   fcwork retail IMG OFFSET BLOCKSIZE NBLOCKS
  *				after a byte edit of a fast-commit area (its
  *				first block at byte OFFSET of IMG): write every
@@ -116,6 +121,32 @@ static int do_stripes(const char *path, long long n, long long bs,
 	return err;
 }
 
+static int do_orphan(const char *path, long long len, unsigned int seed)
+{
+	char dir[4096], *slash;
+	int fd, err;
+
+	err = do_write(path, 0, len, seed, 0);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return die("open", path);
+	if (unlink(path))
+		return die("unlink", path);
+	if (fsync(fd))
+		return die("fsync", path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	err = do_shutdown(dir);
+	close(fd);
+	return err;
+}
+
 static int do_rename(const char *from, const char *to, const char *how)
 {
 	unsigned int flags;
@@ -195,6 +226,9 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "stripes"))
 		return do_stripes(argv[2], atoll(argv[3]), atoll(argv[4]),
 				  (unsigned int)strtoul(argv[5], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "orphan"))
+		return do_orphan(argv[2], atoll(argv[3]),
+				 (unsigned int)strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "rename"))
 		return do_rename(argv[2], argv[3], argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "retail"))
@@ -203,7 +237,7 @@ int main(int argc, char **argv)
 				 (unsigned int)atoi(argv[5]));
 	fprintf(stderr, "usage: fcwork shutdown DIR | fsync PATH | "
 		"write|fill PATH OFF LEN SEED | stripes PATH N BLOCKSIZE SEED | "
-		"rename OLD NEW plain|noreplace | "
+		"rename OLD NEW plain|noreplace | orphan PATH LEN SEED | "
 		"retail IMG OFFSET BLOCKSIZE NBLOCKS\n");
 	return 2;
 }
