@@ -293,6 +293,8 @@ errcode_t fcr_verify(struct fcr *c)
 	errcode_t err = 0;
 	int lost = 0;
 
+	if (!c->nev)
+		return 0;
 	qsort(c->ev, c->nev, sizeof(*c->ev), by_inode_then_seq);
 	for (i = 0; !err && !lost && i < c->nev; i = j) {
 		for (j = i; j < c->nev && c->ev[j].ino == c->ev[i].ino; j++)
