@@ -25,6 +25,8 @@ PACKAGES=(
 	# libraries: libext2fs, com_err (and compile_et); CMocka, which
 	# configure wants unless --disable-tests
 	libext2fs-dev comerr-dev libcmocka-dev
+	# libblkid: jrecover takes UUID= and LABEL= as e2fsck does
+	libblkid-dev
 	# crc32c with the CPU's crc32 instruction (libext2fs's is the fallback)
 	libisal-dev
 	# mke2fs and debugfs for the demo image; e2fsck, the oracle

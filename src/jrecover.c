@@ -291,6 +291,8 @@ int main(int argc, char **argv)
 	initialize_ext2_error_table();
 
 	status = parse_options(&c, argc, argv);
+	if (status == RUN_ON)
+		status = resolve_operands(&c);
 	if (status != RUN_ON)
 		return status;
 	status = check_outputs(&c);

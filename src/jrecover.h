@@ -89,6 +89,11 @@ int parse_options(struct cli *c, int argc, char **argv);
 int is_dump(const char *path);
 int refuse_dump(const char *path);
 
+/* device.c: UUID=, LABEL=, PARTUUID= and PARTLABEL= (the filesystem's and
+ * -j's) made device names; a mount point given as the device named as
+ * one.  RUN_ON, or the status to exit with. */
+int resolve_operands(struct cli *c);
+
 
 /* progress.c */
 double now(void);

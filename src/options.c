@@ -54,12 +54,13 @@ struct seen {
 	int		fsck_opt;	/* -y, -p or -a: the last one given */
 };
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: %s [OPTIONS] DEVICE|IMAGE\n"
 "       %s -i|-l|-s FILE [OPTIONS] DUMP|-j DUMP   (a saved journal on its own)\n"
 "Replay the jbd2 journal of an ext3/ext4 filesystem, as e2fsck would.\n"
+"DEVICE (and -j's PATH) may be UUID=, LABEL=, PARTUUID= or PARTLABEL=.\n"
 "\n"
 "  -n, --dry-run        read and check everything, write nothing\n"
 "  -j, --journal PATH   journal from an external device or a saved dump file\n"
@@ -99,6 +100,15 @@ static void usage(FILE *f)
 "written, run again once the cause is fixed), 16 usage error, 32 interrupted;\n"
 "-n exits as the replay would (0, 1, 4 or 8).\n",
 		prog, prog);
+}
+
+/* After a usage error: the synopsis, and where the rest is. */
+static void short_usage(void)
+{
+	fprintf(stderr,
+"Usage: %s [OPTIONS] DEVICE|IMAGE\n"
+"       %s -i|-l|-s FILE [OPTIONS] DUMP|-j DUMP\n"
+"Try '%s --help' for more information.\n", prog, prog, prog);
 }
 
 /*
@@ -191,10 +201,10 @@ static int take_option(struct cli *c, struct seen *s, int ch)
 		       PACKAGE_VERSION, recover_version(), CRC32C_IMPL);
 		return EXIT_CLEAN;
 	case 'h':
-		usage(stdout);
+		usage();
 		return EXIT_CLEAN;
 	default:
-		usage(stderr);
+		short_usage();
 		return EXIT_USAGE;
 	}
 	return RUN_ON;
@@ -242,7 +252,7 @@ static int check_operands(struct cli *c, const struct seen *s, int argc,
 		c->dump_alone = 1;
 	} else if (optind != argc - 1) {
 		fprintf(stderr, "%s: expected one DEVICE or IMAGE\n", prog);
-		usage(stderr);
+		short_usage();
 		return EXIT_USAGE;
 	}
 	if (s->modes > 1) {
