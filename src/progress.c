@@ -78,14 +78,24 @@ int show_progress(void *data, enum recover_pass pass,
 	if (interrupted)
 		return 1;
 	if (pass == RECOVER_PASS_MMP) {
-		/* Shown whatever the progress style: the wait is long. */
-		if (!done && total && !c->quiet) {
+		/* Shown whatever the progress style: the wait is long.  On a
+		 * terminal the seconds left are counted down below it (the
+		 * library calls once a second), and erased at the end. */
+		if (c->quiet || !total)
+			return 0;
+		if (!done) {
 			progress_erase(c);
 			fprintf(stderr, "%s: %s: MMP: waiting %llu s to make sure "
 				"no other node uses the filesystem\n", prog,
 				c->device, total);
-			fflush(stderr);
+		} else if (done < total && c->progress == PROGRESS_REDRAW) {
+			fprintf(stderr, "\r%s: mmp    %llu s left\033[K", prog,
+				total - done);
+			c->progress_drawn = 1;
+		} else {
+			progress_erase(c);
 		}
+		fflush(stderr);
 		return 0;
 	}
 	if (c->progress_fd >= 0)

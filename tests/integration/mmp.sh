@@ -11,6 +11,7 @@
 #              (the whole image then compared with e2fsck's, the MMP
 #              block's time and checksum left out); -n, -i, -l and -s do
 #              not wait and write nothing (e2fsck -n: no wait either)
+#   tty        on a terminal: the seconds left counted down, then erased
 #   interval   a clean block with a longer check interval of its node's:
 #              the wait announced is the one made (11 s), as e2fsck's
 #   foreign    another filesystem's dump (with -f too): refused at once,
@@ -249,6 +250,28 @@ case_clean() {
 }
 
 # The read-only actions on a clean block: no wait, nothing written.
+# On a terminal (script(1) gives one): the seconds left are counted down
+# under the announcement, and the countdown is erased at the end.
+case_tty() {
+	in_case tty
+	if ! command -v script > /dev/null 2>&1 ||
+	   ! script -qec true /dev/null > /dev/null 2>&1; then
+		say "(script(1) cannot give a terminal here: case skipped)"
+		exit 0
+	fi
+	say "\$ script -qec 'jrecover x.img' /dev/null"
+	(cd j && script -qec "$JRECOVER x.img" /dev/null > ../tty.out 2>&1 \
+		< /dev/null)
+	sed 's/^/    /' tty.out | tr -d '\033' | tr '\r' '\n' | head -n 40
+	grep -q "MMP: waiting 11 s" tty.out ||
+		fail "tty: the wait is not announced"
+	tr '\r' '\n' < tty.out | grep -q "^jrecover: mmp    [0-9]* s left" ||
+		fail "tty: no countdown on the terminal"
+	tr '\r' '\n' < tty.out | grep -q "replayed" ||
+		fail "tty: no replay"
+	exit "$NFAIL"
+}
+
 case_readonly() {
 	in_case readonly
 	(cd e && e2fsck -n x.img > ../e2fsck.out 2>&1; echo $? > ../e2fsck.rc)
@@ -611,7 +634,7 @@ case_example() {
 PIDS=
 CASES="clean interval foreign readonly static live fsck unknown badmagic"
 CASES="$CASES badcsum badblock"
-CASES="$CASES sigINT sigTERM slow stop takeover error logged undo example"
+CASES="$CASES sigINT sigTERM slow stop takeover error logged undo example tty"
 for c in $CASES; do
 	case $c in
 	badmagic) (case_damaged badmagic mmp_bad_magic 0) > "$c.log" 2>&1 & ;;
