@@ -184,7 +184,7 @@ static int run(struct cli *c)
 	recover_get_super(r, &sb);
 	recover_get_stats(r, &st);
 	note_garbage(c, &st, recover_needs_recovery(r));
-	note_features(c, &st);
+	note_features(c, &st, recover_needs_recovery(r));
 	if (c->opts.flags & RECOVER_FL_DRY_RUN)
 		mmp_warn(c);
 

@@ -145,7 +145,8 @@ void print_info(const struct cli *c, const struct recover_super *sb,
 		const struct recover_stats *st);
 void note_garbage(const struct cli *c, const struct recover_stats *st,
 		  int needs_recovery);
-void note_features(const struct cli *c, const struct recover_stats *st);
+void note_features(const struct cli *c, const struct recover_stats *st,
+		   int needs_recovery);
 void report_text(const struct cli *c, const struct recover_super *sb,
 		 const struct recover_stats *st, double secs);
 void report_save(const struct cli *c, const struct recover_super *sb,

@@ -144,9 +144,12 @@ void note_garbage(const struct cli *c, const struct recover_stats *st,
 
 /*
  * Before any report: a mounted filesystem read by -i or -l, and the
- * features libext2fs does not know that the replay goes past.
+ * features libext2fs does not know that the replay goes past (said when
+ * there is a log to replay, with -i, -l and -s, and with -v: not on every
+ * run over a clean Lustre MDT).
  */
-void note_features(const struct cli *c, const struct recover_stats *st)
+void note_features(const struct cli *c, const struct recover_stats *st,
+		   int needs_recovery)
 {
 	if (c->quiet)
 		return;
@@ -154,7 +157,8 @@ void note_features(const struct cli *c, const struct recover_stats *st)
 		fprintf(stderr, "%s: warning: %s is mounted: its journal is live, "
 			"and what is shown is a snapshot the kernel may already "
 			"have changed\n", prog, c->device);
-	if (c->feat.tolerated)
+	if (c->feat.tolerated && (needs_recovery || c->verbose ||
+				  c->mode != MODE_REPLAY))
 		fprintf(stderr, "%s: %s: libext2fs does not know the feature(s) "
 			"%s: a replay of full commits does not need to (it writes "
 			"logged blocks where their tags say and reads no "
