@@ -92,6 +92,16 @@ static void mmp_explain(const struct cli *c, errcode_t err)
 		fprintf(stderr, "%s: the MMP block (block %llu) is damaged; if you "
 			"are sure the filesystem is not in use on any node, run "
 			"e2fsck, which repairs it\n", prog, m->block);
+	else
+		return;
+	/* tune2fs and e2fsck refuse a feature their libext2fs does not
+	 * know (dirdata: every Lustre MDT). */
+	if (c->feat.incompat || c->feat.ro_compat)
+		fprintf(stderr, "%s: %s: this system's e2fsprogs do not know the "
+			"feature(s) %s and refuse the filesystem: use tune2fs "
+			"and e2fsck from e2fsprogs that know them (Lustre's "
+			"builds, for dirdata)\n", prog, c->device,
+			fs_feature_names(c->feat.incompat, c->feat.ro_compat));
 }
 
 /*

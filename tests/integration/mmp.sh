@@ -22,6 +22,8 @@
 #              block every second: refused (the block changed since the
 #              open, or during the wait), naming the peer's node and
 #              device, nothing written (e2fsck: exit 8)
+#   fsckdirdata the same on a filesystem with dirdata: the way out names
+#              e2fsprogs that know dirdata where this libext2fs does not
 #   fsck       EXT4_MMP_SEQ_FSCK left by a running or dead fsck, and
 #   unknown    a sequence above it: refused at once with e2fsck's way out
 #              (tune2fs -f -E clear_mmp), -n too (e2fsck -n refuses them);
@@ -57,7 +59,8 @@
 
 MMPPEER=$top_builddir/tests/integration/mmppeer
 MMPSLOW=$top_builddir/tests/integration/mmpslow
-need_built "$MMPPEER" "$MMPSLOW" "$JWRITE"
+SBFEATURE=$top_builddir/tests/oracle/sbfeature
+need_built "$MMPPEER" "$MMPSLOW" "$JWRITE" "$SBFEATURE"
 
 SEQ_CLEAN=ff4d4d50
 SEQ_FSCK=e24d4d50
@@ -454,6 +457,25 @@ case_fsck() {
 	exit "$NFAIL"
 }
 
+# The same on a Lustre MDT (dirdata): where this system's libext2fs does not
+# know dirdata, its tune2fs and e2fsck refuse the filesystem, so the way
+# out names e2fsprogs that know it.
+mmp_seq_fsck_dirdata() {
+	mmp_seq_fsck "$1" && "$SBFEATURE" "$1" incompat +0x1000
+}
+case_fsckdirdata() {
+	case_refused fsckdirdata mmp_seq_fsck_dirdata
+	expect_out "run: tune2fs -f -E clear_mmp x.img" fsckdirdata
+	"$SBFEATURE" before.img opens > opens.out 2>&1
+	case $? in
+	3) expect_out "e2fsprogs that know them (Lustre's builds, for dirdata)" \
+		fsckdirdata ;;
+	0) say "(this libext2fs knows dirdata: no other e2fsprogs to name)" ;;
+	*) fail "fsckdirdata: sbfeature opens: $(cat opens.out)" ;;
+	esac
+	exit "$NFAIL"
+}
+
 case_unknown() {
 	case_refused unknown mmp_seq_unknown
 	expect_out "node 'oddnode' (device 'odddev')" unknown
@@ -632,7 +654,8 @@ case_example() {
 }
 
 PIDS=
-CASES="clean interval foreign readonly static live fsck unknown badmagic"
+CASES="clean interval foreign readonly static live fsck fsckdirdata unknown"
+CASES="$CASES badmagic"
 CASES="$CASES badcsum badblock"
 CASES="$CASES sigINT sigTERM slow stop takeover error logged undo example tty"
 for c in $CASES; do
