@@ -54,11 +54,10 @@ static_assert(ES_CHECKSUM + 4 == ES_SIZE, "s_checksum ends the superblock");
 
 struct ext2_super_block;
 
-/* s_checksum as it should be: crc32c (seed ~0) of the bytes before it. */
-uint32_t ext4_super_csum(const unsigned char *es);
 /* Does s_checksum hold?  Always without metadata_csum, which has none. */
 int ext4_super_csum_ok(const unsigned char *es);
-/* Store ext4_super_csum() in s_checksum. */
+/* Store s_checksum as it should be: crc32c (seed ~0) of the bytes before
+ * it. */
 void ext4_super_set_csum(unsigned char *es);
 
 /* The block size s_log_block_size says, or 0 when it is out of range. */

@@ -45,7 +45,8 @@ static int has_csum(const unsigned char *es)
 		  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
 }
 
-uint32_t ext4_super_csum(const unsigned char *es)
+/* s_checksum as it should be: crc32c (seed ~0) of the bytes before it. */
+static uint32_t ext4_super_csum(const unsigned char *es)
 {
 	return recover_crc32c(~0U, es, ES_CHECKSUM);
 }

@@ -195,8 +195,6 @@ errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what);
 errcode_t mmp_begin(struct recover_struct *r);
 /* Take the block as ext2fs_mmp_start() does (waits a stop request ends). */
 errcode_t mmp_take(struct recover_struct *r);
-/* The seconds mmp_take() is to wait, for the block in buf. */
-unsigned int planned_wait(ext2_filsys fs, const void *buf);
 /* Rewrite the block when an update interval has passed (progress points). */
 errcode_t mmp_update(struct recover_struct *r);
 /* Write "clean" back, if the block is held. */

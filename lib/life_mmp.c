@@ -162,6 +162,15 @@ static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
 	return 0;
 }
 
+/* The seconds mmp_take() is to wait, for the block in buf. */
+static unsigned int planned_wait(ext2_filsys fs, const void *buf)
+{
+	const struct mmp_struct *m = buf;
+	unsigned int one = one_wait(wait_interval(fs, m));
+
+	return m->mmp_seq == EXT4_MMP_SEQ_CLEAN ? one : 2 * one;
+}
+
 /*
  * The block looked at when the filesystem is opened: a bad block, or a
  * fsck at work, is refused at once.  A read-only open (a dry run) stops
@@ -216,14 +225,6 @@ errcode_t mmp_begin(struct recover_struct *r)
 	if (!rw && (r->opts.flags & RECOVER_FL_MMP_REPORT))
 		err = 0;
 	return err;
-}
-
-unsigned int planned_wait(ext2_filsys fs, const void *buf)
-{
-	const struct mmp_struct *m = buf;
-	unsigned int one = one_wait(wait_interval(fs, m));
-
-	return m->mmp_seq == EXT4_MMP_SEQ_CLEAN ? one : 2 * one;
 }
 
 /* Our sequence, node and device in the block, written. */
