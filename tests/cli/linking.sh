@@ -16,6 +16,11 @@
 #    (the com_err header sits inside the extern "C" block) and, after the
 #    two table initialisations librecover(3) asks for, error_message()
 #    knows both librecover's and libext2fs's codes;
+#  - the version macros of the installed <recover_version.h> (which
+#    <librecover.h> includes) agree with recover_version() at run time and
+#    with `pkg-config --modversion librecover`, and
+#    LIBRECOVER_CHECK_VERSION is true for that version and older ones and
+#    false for newer ones, in #if and in code alike;
 #  - `make uninstall DESTDIR=...` then leaves no file behind (libraries,
 #    .so links, man page links, completion and example included).
 # The installed tree's prefix is moved into the scratch directory by
@@ -48,7 +53,7 @@ LIBDIR=$DEST$(sed -n 's/^libdir=//p' "$top_builddir/lib/librecover.pc" |
 ROOT=$DEST$PREFIX
 for f in include/librecover/librecover.h include/librecover/recover_err.h \
 	include/librecover/recover_stats.h include/librecover/recover_walk.h \
-	include/librecover/recover_fsck.h; do
+	include/librecover/recover_fsck.h include/librecover/recover_version.h; do
 	[ -f "$ROOT/$f" ] || fail "$f is not installed under $ROOT"
 done
 for f in include/librecover.h include/recover_err.h; do
@@ -176,6 +181,71 @@ if [ -x cxx ]; then
 		fail "error_message() does not know libext2fs's codes"
 	grep -q "^version $(sed -n 's/^Version: //p' pc/librecover.pc)\$" \
 		"$SCRATCH/.run.out" || fail "recover_version() is not the .pc's Version"
+fi
+
+# The version macros, as a caller building against several releases uses
+# them.
+NCASES=$((NCASES + 1))
+cat > version.c <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <librecover.h>
+
+#define MAJ LIBRECOVER_VERSION_MAJOR
+#define MIN LIBRECOVER_VERSION_MINOR
+#define MIC LIBRECOVER_VERSION_MICRO
+
+#if !LIBRECOVER_CHECK_VERSION(MAJ, MIN, MIC) || !LIBRECOVER_CHECK_VERSION(0, 0, 0)
+#error "LIBRECOVER_CHECK_VERSION is false for the header's own version"
+#endif
+#if LIBRECOVER_CHECK_VERSION(MAJ, MIN, MIC + 1) || \
+	LIBRECOVER_CHECK_VERSION(MAJ, MIN + 1, 0) || \
+	LIBRECOVER_CHECK_VERSION(MAJ + 1, 0, 0)
+#error "LIBRECOVER_CHECK_VERSION is true for a later version"
+#endif
+
+/* The same checks in code, each with what it must give. */
+static const struct { int maj, min, mic, want; } cases[] = {
+	{ MAJ, MIN, MIC, 1 }, { 0, 0, 0, 1 }, { MAJ, MIN, MIC + 1, 0 },
+	{ MAJ, MIN + 1, 0, 0 }, { MAJ + 1, 0, 0, 0 }, { MAJ - 1, 99, 99, 1 },
+	{ MAJ, MIN - 1, 99, MIN > 0 }, { MAJ, MIN, MIC - 1, 1 },
+};
+
+int main(void)
+{
+	char v[64];
+	size_t i;
+	int bad = 0;
+
+	snprintf(v, sizeof(v), "%d.%d.%d", MAJ, MIN, MIC);
+	printf("macros %s, LIBRECOVER_VERSION %s, recover_version() %s\n", v,
+	       LIBRECOVER_VERSION, recover_version());
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int got = LIBRECOVER_CHECK_VERSION(cases[i].maj, cases[i].min,
+						   cases[i].mic);
+
+		printf("LIBRECOVER_CHECK_VERSION(%d, %d, %d) = %d\n",
+		       cases[i].maj, cases[i].min, cases[i].mic, got);
+		if (got != cases[i].want) {
+			printf("  wrong: want %d\n", cases[i].want);
+			bad = 1;
+		}
+	}
+	return bad || strcmp(v, LIBRECOVER_VERSION) != 0 ||
+	       strcmp(LIBRECOVER_VERSION, recover_version()) != 0;
+}
+EOF
+# shellcheck disable=SC2086
+run "$CC" $XFLAGS -Wall -Wextra -Werror -o version version.c $flags $XLDFLAGS ||
+	fail "a program using the version macros does not build"
+if [ -x version ]; then
+	run env LD_LIBRARY_PATH="$LIBDIR" ./version
+	[ "$RUN_RC" -eq 0 ] ||
+		fail "the version macros, LIBRECOVER_VERSION and recover_version() disagree (exit $RUN_RC)"
+	modv=$(pkg-config --modversion librecover)
+	grep -q "^macros $modv, LIBRECOVER_VERSION $modv, recover_version() $modv\$" \
+		"$SCRATCH/.run.out" ||
+		fail "the version macros are not pkg-config --modversion's $modv"
 fi
 
 NCASES=$((NCASES + 1))
