@@ -12,6 +12,12 @@
 #    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
 #    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
 #    error_message() callers use), and replays a journal (exit 1, then 0);
+#  - `pkg-config --static --libs librecover` names only libraries that
+#    exist as archives (libNAME.a where the -L directories or the
+#    compiler look), and fsck-example.c links fully statically (cc
+#    -static) against the installed librecover.a with those flags and
+#    replays a journal with checksums (v3): the archive's crc32c is
+#    libext2fs's, as Debian has no libisal.a (Makefile.am);
 #  - a C++ program including <librecover.h> compiles and links with g++
 #    (the com_err header sits inside the extern "C" block) and, after the
 #    two table initialisations librecover(3) asks for, error_message()
@@ -152,6 +158,59 @@ EOF
 		fail "the namesake program did not call its own functions"
 else
 	say "no static archive installed (configure --disable-static)"
+fi
+
+# A fully static program, with the flags librecover.pc gives for one.
+NCASES=$((NCASES + 1))
+if [ ! -f "$LIBDIR/librecover.a" ]; then
+	say "no static archive installed: no static link"
+else
+	static=$(pkg-config --cflags --static --libs librecover) ||
+		fail "pkg-config --static --libs librecover failed"
+	say "pkg-config --cflags --static --libs librecover: $static"
+	dirs=
+	for w in $static; do
+		case $w in -L*) dirs="$dirs ${w#-L}" ;; esac
+	done
+	for w in $static; do
+		case $w in -l*) ;; *) continue ;; esac
+		found=
+		for d in $dirs; do
+			[ -f "$d/lib${w#-l}.a" ] && found=$d/lib${w#-l}.a && break
+		done
+		if [ -z "$found" ]; then
+			found=$("$CC" -print-file-name="lib${w#-l}.a")
+			[ "$found" = "lib${w#-l}.a" ] && found=
+		fi
+		if [ -n "$found" ]; then
+			say "    $w: $found"
+		else
+			fail "pkg-config --static names $w, and there is no lib${w#-l}.a"
+		fi
+	done
+	case " $XFLAGS $XLDFLAGS " in
+	*-fsanitize*)
+		say "a sanitizer build: its runtime does not link with -static" ;;
+	*)
+		# shellcheck disable=SC2086
+		run "$CC" $XFLAGS -static -o fsck-full-static fsck-example.c $static \
+			$XLDFLAGS || fail "fsck-example.c does not link with cc -static"
+		if [ -x fsck-full-static ]; then
+			readelf -l fsck-full-static | grep -q INTERP &&
+				fail "cc -static made a dynamically linked program"
+			nm fsck-full-static | grep -q ' T crc32_iscsi$' &&
+				fail "the static program holds ISA-L's crc32_iscsi"
+			set_format 4k-64-v3
+			mkimg_fmt full.img
+			std_workload full.img
+			copy_img full.img full-jrecover.img
+			run ./fsck-full-static full.img
+			[ "$RUN_RC" -eq 1 ] || fail "the fully static fsck-example exited $RUN_RC, not 1"
+			jrecover full-jrecover.img
+			run "$IMGCMP" -s full-jrecover.img full.img ||
+				fail "the fully static fsck-example's image differs from jrecover's"
+		fi ;;
+	esac
 fi
 
 NCASES=$((NCASES + 1))
