@@ -7,7 +7,8 @@
 #    librecover.pc in lib/pkgconfig/ and no libtool archive (.la), a man
 #    page for each exported function (a .so link to librecover(3)), and
 #    the version configure put in the man pages;
-#  - make install puts contrib/fsck-example.c in $(docdir)/examples, and
+#  - make install puts contrib/fsck-example.c (and partition-example.c,
+#    which builds the same way) in $(docdir)/examples, and
 #    that installed copy builds with exactly the command its header and
 #    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
 #    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
@@ -115,6 +116,28 @@ if [ -x fsck-example ]; then
 	[ "$RUN_RC" -eq 1 ] || fail "fsck-example replayed with exit $RUN_RC, not 1"
 	run env LD_LIBRARY_PATH="$LIBDIR" ./fsck-example fs.img
 	[ "$RUN_RC" -eq 0 ] || fail "fsck-example's second run exited $RUN_RC, not 0"
+fi
+
+# The other installed example, an io_manager of its own, builds with the
+# command its header gives.
+NCASES=$((NCASES + 1))
+pexample=$(find "$ROOT/share/doc" -path '*/examples/partition-example.c' 2>/dev/null | head -n 1)
+doc=$(sed -n 's/^ \*  *\(cc partition-example\.c.*\)$/\1/p' \
+	"$top_srcdir/contrib/partition-example.c")
+[ "$doc" = 'cc partition-example.c $(pkg-config --cflags --libs librecover)' ] ||
+	fail "partition-example.c documents '$doc', not the command tested here"
+if [ -z "$pexample" ]; then
+	fail "partition-example.c is not installed in \$(docdir)/examples"
+elif ! cmp -s "$pexample" "$top_srcdir/contrib/partition-example.c"; then
+	fail "the installed $pexample is not contrib/partition-example.c"
+else
+	cp "$pexample" .
+	# shellcheck disable=SC2086
+	run "$CC" $XFLAGS -o partition-example partition-example.c $flags $XLDFLAGS ||
+		fail "partition-example.c does not build with the documented command"
+	[ ! -x partition-example ] ||
+		run env LD_LIBRARY_PATH="$LIBDIR" ./partition-example -h ||
+		fail "the installed partition-example -h exited $RUN_RC"
 fi
 
 # The installed static archive: a program linked with it alone (no
