@@ -8,35 +8,18 @@
  * crc32 instruction where there is one; configure picks it when it finds
  * ISA-L (CRC32C_IMPL in config.h names the choice).  The unit tests check
  * both against published vectors and against each other.
+ *
+ * The function lives in crc32c.c, one object, so that the static archive
+ * can hold libext2fs's instead (Makefile.am, "the static archive"): a
+ * distribution may ship ISA-L as a shared library only, and a program
+ * linking librecover.a statically then needs nothing that has no archive.
  */
 #ifndef LIBRECOVER_CRC32C_H
 #define LIBRECOVER_CRC32C_H
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef HAVE_ISAL
-#include <isa-l/crc.h>
-#else
-#include <ext2fs/ext2fs.h>
-#endif
-
-static inline uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len)
-{
-#ifdef HAVE_ISAL
-	const unsigned char *p = buf;
-
-	/* crc32_iscsi takes an int length. */
-	while (len > (size_t)INT_MAX) {
-		crc = crc32_iscsi((unsigned char *)p, INT_MAX, crc);
-		p += INT_MAX;
-		len -= INT_MAX;
-	}
-	return crc32_iscsi((unsigned char *)p, (int)len, crc);
-#else
-	return ext2fs_crc32c_le(crc, buf, len);
-#endif
-}
+uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len);
 
 #endif /* LIBRECOVER_CRC32C_H */

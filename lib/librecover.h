@@ -19,10 +19,15 @@
  * Three parts of this header are files of their own, included below and
  * installed beside it: recover_stats.h (the results of a scan and a
  * replay), recover_walk.h (recover_walk()'s events) and recover_fsck.h
- * (recover_fsck_replay()).  Include this file only.
+ * (recover_fsck_replay()).  Include this file only.  recover_version.h,
+ * which configure writes, gives the version macros
+ * (LIBRECOVER_VERSION_MAJOR, _MINOR, _MICRO, LIBRECOVER_VERSION and
+ * LIBRECOVER_CHECK_VERSION(major, minor, micro)).
  */
 #ifndef LIBRECOVER_H
 #define LIBRECOVER_H
+
+#include "recover_version.h"
 
 #include <ext2fs/ext2fs.h>
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # header.sh --- the public header, as the library's users compile it:
-#  - a translation unit that includes <librecover.h>, fills every growable
+#  - a translation unit that includes <librecover.h>, uses the version
+#    macros in #if and in code, fills every growable
 #    struct with RECOVER_INIT and sets each field of recover_options
 #    (io_manager and save_io_manager included) compiles without a warning
 #    under g++ -std=c++11 -pedantic -Wall -Wextra -Werror and
@@ -32,6 +33,12 @@ INC="-I$top_srcdir/lib -I$top_builddir/lib $DEPS"
 # Uses everything a caller would touch, as C and as C++ alike.
 cat > use.c <<'EOF'
 #include <librecover.h>
+
+#if !LIBRECOVER_CHECK_VERSION(0, 0, 0) || \
+	LIBRECOVER_CHECK_VERSION(LIBRECOVER_VERSION_MAJOR + 1, 0, 0)
+#error "LIBRECOVER_CHECK_VERSION"
+#endif
+static const char header_version[] = LIBRECOVER_VERSION;
 
 static int progress(void *data, enum recover_pass pass,
 		    unsigned long long done, unsigned long long total)
@@ -67,6 +74,7 @@ int main(void)
 	(void)fn;
 	(void)r;
 	return (int)(sb.size + st.size + opts.size + mmp.size) == 0 ||
+		header_version[0] == 0 ||
 		RECOVER_ET_BUSY == 0;
 }
 EOF

@@ -7,15 +7,27 @@
 #    librecover.pc in lib/pkgconfig/ and no libtool archive (.la), a man
 #    page for each exported function (a .so link to librecover(3)), and
 #    the version configure put in the man pages;
-#  - make install puts contrib/fsck-example.c in $(docdir)/examples, and
+#  - make install puts contrib/fsck-example.c (and partition-example.c,
+#    which builds the same way) in $(docdir)/examples, and
 #    that installed copy builds with exactly the command its header and
 #    librecover(3) give, `cc fsck-example.c $(pkg-config --cflags --libs
 #    librecover)` (librecover.pc's Requires bring ext2fs and com_err, whose
 #    error_message() callers use), and replays a journal (exit 1, then 0);
+#  - `pkg-config --static --libs librecover` names only libraries that
+#    exist as archives (libNAME.a where the -L directories or the
+#    compiler look), and fsck-example.c links fully statically (cc
+#    -static) against the installed librecover.a with those flags and
+#    replays a journal with checksums (v3): the archive's crc32c is
+#    libext2fs's, as Debian has no libisal.a (Makefile.am);
 #  - a C++ program including <librecover.h> compiles and links with g++
 #    (the com_err header sits inside the extern "C" block) and, after the
 #    two table initialisations librecover(3) asks for, error_message()
 #    knows both librecover's and libext2fs's codes;
+#  - the version macros of the installed <recover_version.h> (which
+#    <librecover.h> includes) agree with recover_version() at run time and
+#    with `pkg-config --modversion librecover`, and
+#    LIBRECOVER_CHECK_VERSION is true for that version and older ones and
+#    false for newer ones, in #if and in code alike;
 #  - `make uninstall DESTDIR=...` then leaves no file behind (libraries,
 #    .so links, man page links, completion and example included).
 # The installed tree's prefix is moved into the scratch directory by
@@ -48,7 +60,7 @@ LIBDIR=$DEST$(sed -n 's/^libdir=//p' "$top_builddir/lib/librecover.pc" |
 ROOT=$DEST$PREFIX
 for f in include/librecover/librecover.h include/librecover/recover_err.h \
 	include/librecover/recover_stats.h include/librecover/recover_walk.h \
-	include/librecover/recover_fsck.h; do
+	include/librecover/recover_fsck.h include/librecover/recover_version.h; do
 	[ -f "$ROOT/$f" ] || fail "$f is not installed under $ROOT"
 done
 for f in include/librecover.h include/recover_err.h; do
@@ -106,6 +118,28 @@ if [ -x fsck-example ]; then
 	[ "$RUN_RC" -eq 0 ] || fail "fsck-example's second run exited $RUN_RC, not 0"
 fi
 
+# The other installed example, an io_manager of its own, builds with the
+# command its header gives.
+NCASES=$((NCASES + 1))
+pexample=$(find "$ROOT/share/doc" -path '*/examples/partition-example.c' 2>/dev/null | head -n 1)
+doc=$(sed -n 's/^ \*  *\(cc partition-example\.c.*\)$/\1/p' \
+	"$top_srcdir/contrib/partition-example.c")
+[ "$doc" = 'cc partition-example.c $(pkg-config --cflags --libs librecover)' ] ||
+	fail "partition-example.c documents '$doc', not the command tested here"
+if [ -z "$pexample" ]; then
+	fail "partition-example.c is not installed in \$(docdir)/examples"
+elif ! cmp -s "$pexample" "$top_srcdir/contrib/partition-example.c"; then
+	fail "the installed $pexample is not contrib/partition-example.c"
+else
+	cp "$pexample" .
+	# shellcheck disable=SC2086
+	run "$CC" $XFLAGS -o partition-example partition-example.c $flags $XLDFLAGS ||
+		fail "partition-example.c does not build with the documented command"
+	[ ! -x partition-example ] ||
+		run env LD_LIBRARY_PATH="$LIBDIR" ./partition-example -h ||
+		fail "the installed partition-example -h exited $RUN_RC"
+fi
+
 # The installed static archive: a program linked with it alone (no
 # LD_LIBRARY_PATH) replays, and a program of its own with functions named as
 # the library's internal ones (e2fsck has jbd2_ and revoke functions) links
@@ -149,6 +183,59 @@ else
 	say "no static archive installed (configure --disable-static)"
 fi
 
+# A fully static program, with the flags librecover.pc gives for one.
+NCASES=$((NCASES + 1))
+if [ ! -f "$LIBDIR/librecover.a" ]; then
+	say "no static archive installed: no static link"
+else
+	static=$(pkg-config --cflags --static --libs librecover) ||
+		fail "pkg-config --static --libs librecover failed"
+	say "pkg-config --cflags --static --libs librecover: $static"
+	dirs=
+	for w in $static; do
+		case $w in -L*) dirs="$dirs ${w#-L}" ;; esac
+	done
+	for w in $static; do
+		case $w in -l*) ;; *) continue ;; esac
+		found=
+		for d in $dirs; do
+			[ -f "$d/lib${w#-l}.a" ] && found=$d/lib${w#-l}.a && break
+		done
+		if [ -z "$found" ]; then
+			found=$("$CC" -print-file-name="lib${w#-l}.a")
+			[ "$found" = "lib${w#-l}.a" ] && found=
+		fi
+		if [ -n "$found" ]; then
+			say "    $w: $found"
+		else
+			fail "pkg-config --static names $w, and there is no lib${w#-l}.a"
+		fi
+	done
+	case " $XFLAGS $XLDFLAGS " in
+	*-fsanitize*)
+		say "a sanitizer build: its runtime does not link with -static" ;;
+	*)
+		# shellcheck disable=SC2086
+		run "$CC" $XFLAGS -static -o fsck-full-static fsck-example.c $static \
+			$XLDFLAGS || fail "fsck-example.c does not link with cc -static"
+		if [ -x fsck-full-static ]; then
+			readelf -l fsck-full-static | grep -q INTERP &&
+				fail "cc -static made a dynamically linked program"
+			nm fsck-full-static | grep -q ' T crc32_iscsi$' &&
+				fail "the static program holds ISA-L's crc32_iscsi"
+			set_format 4k-64-v3
+			mkimg_fmt full.img
+			std_workload full.img
+			copy_img full.img full-jrecover.img
+			run ./fsck-full-static full.img
+			[ "$RUN_RC" -eq 1 ] || fail "the fully static fsck-example exited $RUN_RC, not 1"
+			jrecover full-jrecover.img
+			run "$IMGCMP" -s full-jrecover.img full.img ||
+				fail "the fully static fsck-example's image differs from jrecover's"
+		fi ;;
+	esac
+fi
+
 NCASES=$((NCASES + 1))
 cat > cxx.cc <<'EOF'
 #include <cstdio>
@@ -176,6 +263,71 @@ if [ -x cxx ]; then
 		fail "error_message() does not know libext2fs's codes"
 	grep -q "^version $(sed -n 's/^Version: //p' pc/librecover.pc)\$" \
 		"$SCRATCH/.run.out" || fail "recover_version() is not the .pc's Version"
+fi
+
+# The version macros, as a caller building against several releases uses
+# them.
+NCASES=$((NCASES + 1))
+cat > version.c <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <librecover.h>
+
+#define MAJ LIBRECOVER_VERSION_MAJOR
+#define MIN LIBRECOVER_VERSION_MINOR
+#define MIC LIBRECOVER_VERSION_MICRO
+
+#if !LIBRECOVER_CHECK_VERSION(MAJ, MIN, MIC) || !LIBRECOVER_CHECK_VERSION(0, 0, 0)
+#error "LIBRECOVER_CHECK_VERSION is false for the header's own version"
+#endif
+#if LIBRECOVER_CHECK_VERSION(MAJ, MIN, MIC + 1) || \
+	LIBRECOVER_CHECK_VERSION(MAJ, MIN + 1, 0) || \
+	LIBRECOVER_CHECK_VERSION(MAJ + 1, 0, 0)
+#error "LIBRECOVER_CHECK_VERSION is true for a later version"
+#endif
+
+/* The same checks in code, each with what it must give. */
+static const struct { int maj, min, mic, want; } cases[] = {
+	{ MAJ, MIN, MIC, 1 }, { 0, 0, 0, 1 }, { MAJ, MIN, MIC + 1, 0 },
+	{ MAJ, MIN + 1, 0, 0 }, { MAJ + 1, 0, 0, 0 }, { MAJ - 1, 99, 99, 1 },
+	{ MAJ, MIN - 1, 99, MIN > 0 }, { MAJ, MIN, MIC - 1, 1 },
+};
+
+int main(void)
+{
+	char v[64];
+	size_t i;
+	int bad = 0;
+
+	snprintf(v, sizeof(v), "%d.%d.%d", MAJ, MIN, MIC);
+	printf("macros %s, LIBRECOVER_VERSION %s, recover_version() %s\n", v,
+	       LIBRECOVER_VERSION, recover_version());
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int got = LIBRECOVER_CHECK_VERSION(cases[i].maj, cases[i].min,
+						   cases[i].mic);
+
+		printf("LIBRECOVER_CHECK_VERSION(%d, %d, %d) = %d\n",
+		       cases[i].maj, cases[i].min, cases[i].mic, got);
+		if (got != cases[i].want) {
+			printf("  wrong: want %d\n", cases[i].want);
+			bad = 1;
+		}
+	}
+	return bad || strcmp(v, LIBRECOVER_VERSION) != 0 ||
+	       strcmp(LIBRECOVER_VERSION, recover_version()) != 0;
+}
+EOF
+# shellcheck disable=SC2086
+run "$CC" $XFLAGS -Wall -Wextra -Werror -o version version.c $flags $XLDFLAGS ||
+	fail "a program using the version macros does not build"
+if [ -x version ]; then
+	run env LD_LIBRARY_PATH="$LIBDIR" ./version
+	[ "$RUN_RC" -eq 0 ] ||
+		fail "the version macros, LIBRECOVER_VERSION and recover_version() disagree (exit $RUN_RC)"
+	modv=$(pkg-config --modversion librecover)
+	grep -q "^macros $modv, LIBRECOVER_VERSION $modv, recover_version() $modv\$" \
+		"$SCRATCH/.run.out" ||
+		fail "the version macros are not pkg-config --modversion's $modv"
 fi
 
 NCASES=$((NCASES + 1))

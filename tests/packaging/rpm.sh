@@ -11,9 +11,9 @@
 #     --variant=minbase makes one; apt installs rpm, rpmlint and the spec's
 #     BuildRequires under their Debian names in it;
 #  3. rpmbuild -ta builds the source and the three binary packages there
-#     (--nodeps: that root's rpm database knows none of the Debian packages
-#     that satisfy BuildRequires); rpmlint, with librecover.rpmlintrc, must
-#     report no error or warning;
+#     with README's command (--nodeps: that root's rpm database knows none
+#     of the Debian packages that satisfy BuildRequires); rpmlint, with
+#     librecover.rpmlintrc, must report no error or warning;
 #  4. the files of the three packages are exactly those `make install
 #     DESTDIR=...` puts in place from the same build (man pages possibly
 #     compressed, and rpm's own additions aside: the %doc and %license
@@ -106,6 +106,14 @@ else
 fi
 
 echo "=== rpmbuild -ta $tarball"
+# README's command is the one run here (--noclean added, to keep the
+# build tree for step 4).
+readme_cmd=$(sed -n 's/^    \(rpmbuild -ta .*\)$/\1/p' "$top/README")
+if [ "$readme_cmd" = "rpmbuild -ta --nodeps $tarball" ]; then
+	ok "README gives the command run here, $readme_cmd"
+else
+	bad "README gives '$readme_cmd', not 'rpmbuild -ta --nodeps $tarball'"
+fi
 mkdir -p "$root/root/src"
 cp "$src/$tarball" "$root/root/src/"
 t0=$(date +%s)
