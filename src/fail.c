@@ -121,6 +121,12 @@ static const struct {
 	  "has_journal' sets the flag again, then run jrecover" },
 	{ { RECOVER_ET_STALE_DUMP },
 	  "nothing was written" },
+	{ { RECOVER_ET_SAVE_REPLACED },
+	  "the -s path is as it was, and the name taken over is left to "
+	  "whoever took it; give -s a path in a directory only you can "
+	  "write" },
+	{ { RECOVER_ET_SAVE_NO_PROC },
+	  "nothing was written; mount /proc and run jrecover again" },
 	{ { RECOVER_ET_DEVICE_SMALL },
 	  "nothing was written; the device or image is shorter than "
 	  "the filesystem (a truncated image or a wrong partition?): "
