@@ -220,6 +220,10 @@ static const char *advice_in_context(errcode_t err,
 		       "go on)";
 	if (err == RECOVER_ET_LOG_IO)
 		return "nothing was written; the journal superblock cannot be read";
+	if (err == EFBIG)
+		return "a file is larger than the file size limit lets this "
+		       "process write (ulimit -f): raise the limit and run "
+		       "jrecover again";
 	return NULL;
 }
 
@@ -302,7 +306,11 @@ int fail(struct cli *c, errcode_t err, const char *what,
 	if (is_mmp_error(err) && strcmp(what, "opening"))
 		a = NULL;
 	progress_erase(c);
-	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
+	if (err == EPIPE && c->mode == MODE_SAVE && c->save_fd >= 0) {
+		fprintf(stderr, "%s: %s: standard output was closed before the "
+			"copy was complete (the program reading it went away): "
+			"what it received is incomplete\n", prog, c->device);
+	} else if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
 		if (c->save_fd >= 0)
 			fprintf(stderr, "%s: %s: interrupted; the copy on standard "
 				"output is incomplete\n", prog, c->device);
@@ -318,9 +326,11 @@ int fail(struct cli *c, errcode_t err, const char *what,
 		fprintf(stderr, "%s: %s: the replay stopped part way: blocks "
 			"were written (%llu bytes of them went through) before "
 			"the error; the journal still needs recovery "
-			"(needs_recovery is set).  Fix the cause (free space, the "
-			"device) and run jrecover again%s\n",
+			"(needs_recovery is set).  Fix the cause (%s) and run "
+			"jrecover again%s\n",
 			prog, c->device, st->written_bytes,
+			err == EFBIG ? "the file size limit, ulimit -f" :
+			"free space, the device",
 			c->undo_path ? ", or undo what was written with e2undo" :
 			"");
 		if (is_mmp_error(err))
