@@ -1,17 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# limits.sh --- limits and signals are errors, not deaths (doc/design.md,
-# "Outputs"; jrecover(8), EXIT STATUS; issue 29, case 7).  Every file here
-# is hashed before and after each case.
+# limits.sh --- limits and signals are errors, not deaths, and what
+# jrecover says about the disk after a failed write is what the disk holds
+# (doc/design.md, "Outputs"; jrecover(8), EXIT STATUS; issue 29, cases 7
+# and 8).  Every file here is hashed before and after each case.
 #  - a file size limit (prlimit --fsize, SIGXFSZ left as the shell gives
 #    it): -s FILE exits 8 saying so, leaves no new file (.FILE.XXXXXX) and
 #    an earlier dump at FILE as it was; the replay exits 12 saying so; -z
 #    exits 12, the undo file under its given name, and the e2undo command
 #    jrecover prints gives back the image byte for byte.
 #  - -s - | head -c 100: exit 8 and a message, no death by SIGPIPE.
+#  - -z FILE on a full filesystem (a 100 KiB tmpfs; root): exit 12, and
+#    the e2undo command printed gives back the image byte for byte (before:
+#    it printed "e2undo FILE IMG", which failed with a short read).
 # Before the fix the limit killed jrecover (exit 153, no message, the new
-# file of -s left behind), and SIGPIPE too (exit 141).
+# file of -s left behind), SIGPIPE too (exit 141), and the full
+# filesystem's printed command failed.
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -41,8 +46,8 @@ copy_img far.img far.orig
 # Every file here (links as links), with its sha256.
 hashes() {
 	find . -mindepth 1 \( -name '*.out' -o -name 'h.*' -o -name '.jw.*' \
-		-o -name '.run.out' -o -name '.mkfs.out' -o -name '*.log' \) \
-		-prune -o -print | LC_ALL=C sort |
+		-o -name '.run.out' -o -name '.mkfs.out' -o -name '*.log' \
+		-o -name small \) -prune -o -print | LC_ALL=C sort |
 	while read -r _f; do
 		if [ -L "$_f" ]; then
 			echo "$_f -> $(readlink "$_f")"
@@ -145,5 +150,23 @@ grep -q "standard output was closed before the copy was complete" pipe.err ||
 [ "$(wc -c < pipe.head)" -eq 100 ] || fail "$_case: head got $(wc -c < pipe.head) bytes"
 rm -f pipe.err pipe.rc pipe.head
 case_end
+
+# --- -z on a full filesystem ---------------------------------------------------------
+mkdir small
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=100k jrecover-limits small 2> /dev/null; then
+	case_begin "-z on a full filesystem"
+	hashes > h.before
+	jrecover -z small/u.undo far.img
+	hashes > h.after
+	[ "$RUN_RC" -eq 12 ] || fail "$_case: exited $RUN_RC, not 12"
+	[ -f small/u.undo ] || fail "$_case: no undo file under its given name"
+	no_temp u.undo
+	unchanged_but far.img
+	undo_works far.img far.orig
+	umount small
+	case_end
+else
+	say "(not root, or no tmpfs: the full filesystem case is skipped)"
+fi
 
 end_test
