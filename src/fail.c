@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <et/com_err.h>
 
@@ -92,6 +94,29 @@ static void mmp_explain(const struct cli *c, errcode_t err)
 		fprintf(stderr, "%s: the MMP block (block %llu) is damaged; if you "
 			"are sure the filesystem is not in use on any node, run "
 			"e2fsck, which repairs it\n", prog, m->block);
+}
+
+/*
+ * needs_recovery as the filesystem's superblock on the disk has it, read
+ * back after a failed write rather than assumed: the update that clears it
+ * may have failed, or reached the disk although a write or a flush said
+ * otherwise (a flush that fails after the data went out; a block the io
+ * channel's cache writes again at close).  1 set, 0 clear, -1 unknown.
+ */
+static int disk_needs_recovery(const char *device)
+{
+	unsigned char sb[1024];
+	int fd = open(device, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, sb, sizeof(sb), 1024);
+	close(fd);
+	/* s_magic (0xEF53) at 56, INCOMPAT_RECOVER (0x4) in the word at 96. */
+	if (n != (ssize_t)sizeof(sb) || sb[56] != 0x53 || sb[57] != 0xef)
+		return -1;
+	return (sb[96] & 0x04) != 0;
 }
 
 /*
@@ -322,13 +347,24 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			st && st->replayed ? "the journal still needs recovery: "
 			"run jrecover again" : nothing_written(c));
 	} else if (exit_status(err, st) == EXIT_PARTIAL) {
+		int flag = disk_needs_recovery(c->device);
+
 		com_err(prog, err, "while %s %s", what, c->device);
 		fprintf(stderr, "%s: %s: the replay stopped part way: blocks "
 			"were written (%llu bytes of them went through) before "
-			"the error; the journal still needs recovery "
-			"(needs_recovery is set).  Fix the cause (%s) and run "
-			"jrecover again%s\n",
-			prog, c->device, st->written_bytes,
+			"the error; ", prog, c->device, st->written_bytes);
+		if (flag == 1)
+			fprintf(stderr, "the journal still needs recovery "
+				"(needs_recovery is set on the disk)");
+		else if (flag == 0)
+			fprintf(stderr, "yet the superblock read back from the "
+				"disk has needs_recovery clear (its update reached "
+				"the disk despite the error): jrecover -n %s says "
+				"whether anything is left to replay", c->device);
+		else
+			fprintf(stderr, "the superblock on the disk cannot be "
+				"read back to tell whether it still needs recovery");
+		fprintf(stderr, ".  Fix the cause (%s) and run jrecover again%s\n",
 			err == EFBIG ? "the file size limit, ulimit -f" :
 			"free space, the device",
 			c->undo_path ? ", or undo what was written with e2undo" :

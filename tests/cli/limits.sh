@@ -3,8 +3,8 @@
 #
 # limits.sh --- limits and signals are errors, not deaths, and what
 # jrecover says about the disk after a failed write is what the disk holds
-# (doc/design.md, "Outputs"; jrecover(8), EXIT STATUS; issue 29, cases 7
-# and 8).  Every file here is hashed before and after each case.
+# (doc/design.md, "Outputs"; jrecover(8), EXIT STATUS; issue 29, cases 7,
+# 8 and 9).  Every file here is hashed before and after each case.
 #  - a file size limit (prlimit --fsize, SIGXFSZ left as the shell gives
 #    it): -s FILE exits 8 saying so, leaves no new file (.FILE.XXXXXX) and
 #    an earlier dump at FILE as it was; the replay exits 12 saying so; -z
@@ -14,9 +14,13 @@
 #  - -z FILE on a full filesystem (a 100 KiB tmpfs; root): exit 12, and
 #    the e2undo command printed gives back the image byte for byte (before:
 #    it printed "e2undo FILE IMG", which failed with a short read).
+#  - the flush after the superblock's update fails with EIO, the update
+#    having reached the disk (tests/cli/outshim.so): exit 12, and jrecover
+#    says needs_recovery is clear, as dumpe2fs finds it; the flush before
+#    the update fails: it says needs_recovery is set, as it is.
 # Before the fix the limit killed jrecover (exit 153, no message, the new
-# file of -s left behind), SIGPIPE too (exit 141), and the full
-# filesystem's printed command failed.
+# file of -s left behind), SIGPIPE too (exit 141), the full filesystem's
+# printed command failed, and the EIO case said "needs_recovery is set".
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 . "$top_srcdir/tests/cli/clilib.sh"
@@ -24,6 +28,8 @@
 [ "$ORACLE_ONLY" = 1 ] && skip "nothing to check without jrecover"
 command -v e2undo > /dev/null 2>&1 || skip "e2undo not found (e2fsprogs)"
 command -v prlimit > /dev/null 2>&1 || skip "prlimit not found (util-linux)"
+SHIM=$top_builddir/tests/cli/.libs/outshim.so
+need_built "$SHIM"
 
 set_format 4k-64-v3
 # T1 logs blocks 16 MiB into the image, T2 48 MiB into it.
@@ -168,5 +174,45 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=100k jrecover-limits small 2> /d
 else
 	say "(not root, or no tmpfs: the full filesystem case is skipped)"
 fi
+
+# --- EIO on the flush around the superblock's update ---------------------------------
+# The flushes of the image, counted by the shim in a run without a fault:
+# the last one before the superblock's update, and the first after it.
+copy_img far.orig far.img
+JR_ENV="LD_PRELOAD=$SHIM OUTSHIM_EIO_FILE=far.img OUTSHIM_FSYNC_EIO=0 OUTSHIM_LOG=$SCRATCH/count.log"
+jrecover far.img
+JR_ENV=
+sed 's/^/    shim: /' count.log
+after=$(awk '/^write over byte 1024/ { w = 1 } /^flush/ && w { print $2; exit }' count.log)
+before=$(awk '/^write over byte 1024/ { exit } /^flush/ { n = $2 } END { print n }' count.log)
+[ "${after:-0}" -gt 0 ] && [ "${before:-0}" -gt 0 ] ||
+	die "no flush around the superblock's update (the test is wrong)"
+
+# eio_case NAME K FLAG: the K-th flush fails; the disk's needs_recovery is FLAG.
+eio_case() {
+	case_begin "$1"
+	copy_img far.orig far.img
+	JR_ENV="LD_PRELOAD=$SHIM OUTSHIM_EIO_FILE=far.img OUTSHIM_FSYNC_EIO=$2 OUTSHIM_LOG=$SCRATCH/eio.log"
+	: > eio.log
+	jrecover far.img
+	JR_ENV=
+	sed 's/^/    shim: /' eio.log
+	grep -q "^flush $2: EIO" eio.log || fail "$_case: flush $2 did not fail (the test is wrong)"
+	[ "$RUN_RC" -eq 12 ] || fail "$_case: exited $RUN_RC, not 12"
+	if dumpe2fs -h far.img 2> /dev/null | grep -q '^Filesystem features:.*needs_recovery'; then
+		disk=set
+	else
+		disk=clear
+	fi
+	say "    dumpe2fs -h far.img: needs_recovery $disk"
+	[ "$disk" = "$3" ] || fail "$_case: needs_recovery is $disk on the disk, not $3 (the test is wrong)"
+	grep -q "needs_recovery .*$disk" "$SCRATCH/.run.out" ||
+		fail "$_case: jrecover does not say needs_recovery is $disk"
+	[ "$disk" = clear ] && grep -q "needs_recovery is set" "$SCRATCH/.run.out" &&
+		fail "$_case: jrecover says needs_recovery is set"
+	case_end
+}
+eio_case "EIO on the flush after the superblock's update" "$after" clear
+eio_case "EIO on the flush before the superblock's update" "$before" set
 
 end_test

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * outshim.c -- an LD_PRELOAD library for tests/cli/outrace.sh: it plays,
- * at one exact step of a run, the other user that test needs, so that a
- * race is not hoped for but happens every time.  Each part is off unless its
+ * outshim.c -- an LD_PRELOAD library for tests/cli/outrace.sh and
+ * tests/cli/limits.sh: it plays, at one exact step of a run, the other
+ * user or the failing disk that those tests need, so that a race is not
+ * hoped for but happens every time.  Each part is off unless its
  * environment variable is set:
  *
  *   OUTSHIM_SWAP=PREFIX OUTSHIM_TARGET=PATH
@@ -10,8 +11,16 @@
  *	starts with PREFIX is, as soon as it exists, unlinked and its name
  *	made a symbolic link to PATH: what the owner of a shared directory
  *	can do to a new file of someone else's there.
+ *   OUTSHIM_EIO_FILE=NAME OUTSHIM_FSYNC_EIO=K
+ *	the K-th fsync (or fdatasync) of a file whose last path component is
+ *	NAME fails with EIO, once, after the data has reached the file: a
+ *	disk that reports an error for a write it kept.  K=0 fails none and
+ *	only counts.  Writes (pwrite, pwrite64, write) to NAME that cover
+ *	byte 1024, the ext2/3/4 superblock's first, are logged, so that a
+ *	test can pick the flush that follows the superblock's update.
  *   OUTSHIM_LOG=FILE
- *	a line for each swap appended to FILE.
+ *	a line for each of those events (a swap; a write over byte 1024,
+ *	a flush, with its number and whether it failed) appended to FILE.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,6 +35,7 @@
 #include <unistd.h>
 
 static int swapped;
+static unsigned long syncs;
 
 static void shim_log(const char *fmt, ...)
 {
@@ -71,6 +81,7 @@ static void maybe_swap(int dirfd, const char *path, int flags)
 
 typedef int (*openat_fn)(int, const char *, int, ...);
 typedef int (*open_fn)(const char *, int, ...);
+typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
 
 static int call_openat(const char *sym, int dirfd, const char *path,
 		       int flags, mode_t mode)
@@ -145,4 +156,108 @@ int open64(const char *path, int flags, ...)
 
 	MODE_ARG(flags, mode);
 	return call_open("open64", path, flags, mode);
+}
+
+/* Is fd open on the file OUTSHIM_EIO_FILE names? */
+static int is_eio_file(int fd)
+{
+	const char *name = getenv("OUTSHIM_EIO_FILE");
+	char link[64], target[4096];
+	ssize_t n;
+
+	if (!name || !getenv("OUTSHIM_FSYNC_EIO"))
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	return !strcmp(last_part(target), name);
+}
+
+static void note_write(int fd, size_t len, off_t off)
+{
+	if (off <= 1024 && off + (off_t)len > 1024 && is_eio_file(fd))
+		shim_log("write over byte 1024 (%zu bytes at %lld)", len,
+			 (long long)off);
+}
+
+typedef ssize_t (*write_fn)(int, const void *, size_t);
+typedef int (*sync_fn)(int);
+
+static ssize_t call_pwrite(const char *sym, int fd, const void *buf,
+			   size_t len, off_t off)
+{
+	pwrite_fn real = (pwrite_fn)dlsym(RTLD_NEXT, sym);
+	ssize_t n;
+
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	n = real(fd, buf, len, off);
+	if (n > 0)
+		note_write(fd, (size_t)n, off);
+	return n;
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	return call_pwrite("pwrite", fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
+{
+	return call_pwrite("pwrite64", fd, buf, len, off);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	write_fn real = (write_fn)dlsym(RTLD_NEXT, "write");
+	int saved = errno;
+	off_t at = getenv("OUTSHIM_FSYNC_EIO") ? lseek(fd, 0, SEEK_CUR) : -1;
+	ssize_t n;
+
+	errno = saved;
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	n = real(fd, buf, len);
+	if (n > 0 && at >= 0)
+		note_write(fd, (size_t)n, at);
+	return n;
+}
+
+static int call_sync(const char *sym, int fd)
+{
+	sync_fn real = (sync_fn)dlsym(RTLD_NEXT, sym);
+	unsigned long k;
+	int ret;
+
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real(fd);
+	if (!is_eio_file(fd))
+		return ret;
+	k = strtoul(getenv("OUTSHIM_FSYNC_EIO"), NULL, 10);
+	syncs++;
+	shim_log("flush %lu%s", syncs, syncs == k ? ": EIO" : "");
+	if (syncs == k) {
+		errno = EIO;
+		return -1;
+	}
+	return ret;
+}
+
+int fsync(int fd)
+{
+	return call_sync("fsync", fd);
+}
+
+int fdatasync(int fd)
+{
+	return call_sync("fdatasync", fd);
 }
