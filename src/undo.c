@@ -294,6 +294,30 @@ out:
 	return ret;
 }
 
+/* The new undo file's descriptor, for undo_open_fresh() (one -z a run). */
+static int fresh_fd = -1;
+
+/*
+ * The undo manager's open, given a file that holds no saved block yet
+ * emptied first.  The manager writes its header whenever a channel of it
+ * is closed, one that wrote nothing included, and it calls that header
+ * (which names no block size yet) corrupt when it opens the file again.
+ * The library opens the filesystem a second time when libext2fs refuses
+ * a feature it does not know at the first (dirdata, on every Lustre MDT:
+ * lib/lifecycle.c, open_forced()), so that the second open found the file
+ * the first one closed.
+ */
+static errcode_t undo_open_fresh(const char *name, int flags,
+				 io_channel *channel)
+{
+	if (fresh_fd >= 0 && !undo_has_blocks(fresh_fd) &&
+	    ftruncate(fresh_fd, 0))
+		return errno;
+	return undo_io_manager->open(name, flags, channel);
+}
+
+static struct struct_io_manager undo_fresh_manager;
+
 int setup_undo(struct cli *c)
 {
 	char name[OUTPATH_FD_NAME];
@@ -316,6 +340,9 @@ int setup_undo(struct cli *c)
 			"written\n", prog, c->undo_path, name, c->undo_out.dir);
 		return undo_failed(c);
 	}
+	undo_fresh_manager = *undo_io_manager;
+	undo_fresh_manager.open = undo_open_fresh;
+	fresh_fd = c->undo_fd;
 	err = set_undo_io_backing_manager(unix_io_manager);
 	if (!err)
 		err = set_undo_io_backup_file(name);
@@ -324,7 +351,7 @@ int setup_undo(struct cli *c)
 			c->undo_path);
 		return undo_failed(c);
 	}
-	c->opts.io_manager = undo_io_manager;
+	c->opts.io_manager = &undo_fresh_manager;
 	return 0;
 }
 
@@ -398,6 +425,7 @@ void finish_undo(struct cli *c)
 
 	if (c->undo_fd < 0)
 		return;
+	fresh_fd = -1;
 	if (!undo_has_blocks(c->undo_fd)) {
 		outpath_discard(&c->undo_out, c->undo_tmpname, c->undo_fd);
 		if (c->undo_existed && !c->quiet)
