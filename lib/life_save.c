@@ -8,7 +8,9 @@
  * write of the library (libext2fs's unix_io_manager unless
  * recover_options.save_io_manager names another), onto a new file next
  * to the path that replaces it only once complete and synced, and only
- * where outpath.c lets it.  A copy to
+ * where outpath.c lets it.  The channel reaches the new file through the
+ * descriptor that created it, never by its name in the directory, and
+ * the rename checks that the name is still that file.  A copy to
  * a file descriptor (a pipe, standard output) is written with write(2):
  * an io channel writes at block offsets, which a pipe has not.
  */
@@ -201,17 +203,25 @@ static errcode_t short_write(io_channel io, unsigned long block, int count,
 	return 0;
 }
 
-/* The copy, through an io channel on the new file tmp (open as fd). */
-static errcode_t save_file(struct recover_struct *r, const char *tmp, int fd,
+/*
+ * The copy, through an io channel on the new file open as fd.  An io
+ * manager opens by name, and the new file's name belongs to a directory
+ * that others may write: the channel is given "/proc/self/fd/N", which can
+ * only mean the file this run made, whatever its name has become since.
+ */
+static errcode_t save_file(struct recover_struct *r, int fd,
 			   enum recover_about *what)
 {
 	io_manager manager = r->opts.save_io_manager ?
 			     r->opts.save_io_manager : unix_io_manager;
 	struct sink k = { .fd = fd };
+	char name[OUTPATH_FD_NAME];
 	errcode_t err, err2;
 
 	*what = RECOVER_ABOUT_SAVE;
-	err = manager->open(tmp, IO_FLAG_RW, &k.io);
+	if (outpath_fd_name(fd, name))
+		return RECOVER_ET_SAVE_NO_PROC;
+	err = manager->open(name, IO_FLAG_RW, &k.io);
 	if (err)
 		return err;
 	k.io->app_data = &k;
@@ -249,15 +259,19 @@ errcode_t save_path(struct recover_struct *r, const char *path,
 		err = outpath_create_temp(&o, &tmp, &tmpname, &fd);
 	if (err)
 		goto out;
-	err = save_file(r, tmp, fd, what);
-	if (!err)
+	err = save_file(r, fd, what);
+	if (!err) {
+		/* Renamed only while the new name is still this file. */
+		int e = outpath_commit(&o, tmpname, fd);
+
 		*what = RECOVER_ABOUT_SAVE;
+		err = e == OUTPATH_REPLACED ? RECOVER_ET_SAVE_REPLACED :
+		      (errcode_t)e;
+	}
+	if (err)
+		outpath_discard(&o, tmpname, fd);
 	if (close(fd) && !err)
 		err = errno;
-	if (!err)
-		err = outpath_commit(&o, tmpname);
-	if (err)
-		unlinkat(o.dirfd, tmpname, 0);
 out:
 	free(tmp);
 	free(tmpname);

@@ -399,14 +399,49 @@ int outpath_create_temp(const struct outpath *o, char **tmp, char **tmpname,
 	return 0;
 }
 
-int outpath_commit(const struct outpath *o, const char *tmpname)
+int outpath_fd_name(int fd, char *buf)
 {
+	struct stat a, b;
+
+	snprintf(buf, OUTPATH_FD_NAME, "/proc/self/fd/%d", fd);
+	if (fstat(fd, &a) || stat(buf, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		return ENOENT;
+	return 0;
+}
+
+/* Is the entry name in o->dir (a link not followed) the file open as fd? */
+static int entry_is(const struct outpath *o, const char *name, int fd)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) &&
+	       !fstatat(o->dirfd, name, &b, AT_SYMLINK_NOFOLLOW) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * Whoever may write o->dir may replace tmpname at any time: the check
+ * before the rename keeps this run from moving someone else's entry to
+ * the operator's name; the check after it tells the few instructions
+ * between the two apart (the entry is then reported, not trusted).
+ */
+int outpath_commit(const struct outpath *o, const char *tmpname, int fd)
+{
+	if (!entry_is(o, tmpname, fd))
+		return OUTPATH_REPLACED;
 	if (renameat(o->dirfd, tmpname, o->dirfd, o->name))
 		return errno;
 	/* The entry itself durable, as far as the directory's filesystem
 	 * can make it. */
 	(void)fsync(o->dirfd);
-	return 0;
+	return entry_is(o, o->name, fd) ? 0 : OUTPATH_REPLACED;
+}
+
+void outpath_discard(const struct outpath *o, const char *tmpname, int fd)
+{
+	if (entry_is(o, tmpname, fd))
+		unlinkat(o->dirfd, tmpname, 0);
 }
 
 const char *outpath_reason(enum outpath_why why, enum outpath_use use)

@@ -84,9 +84,28 @@ enum outpath_why outpath_check_fd(int fd, enum outpath_use use,
 int outpath_create_temp(const struct outpath *o, char **tmp, char **tmpname,
 			int *fd);
 
-/* tmpname (in o->dir) renamed over o's entry, the directory synced.
- * Returns 0 or an errno. */
-int outpath_commit(const struct outpath *o, const char *tmpname);
+/*
+ * A name that can only mean the file open as fd, for a library that opens
+ * files by name (libext2fs's io managers): "/proc/self/fd/N", into buf of
+ * OUTPATH_FD_NAME bytes.  Returns 0, or ENOENT when /proc does not show
+ * fd there as that very file (not mounted, or another /proc).
+ */
+#define OUTPATH_FD_NAME		32
+int outpath_fd_name(int fd, char *buf);
+
+/* Returned by outpath_commit(): tmpname is not (or no longer) fd's file. */
+#define OUTPATH_REPLACED	(-1)
+
+/*
+ * tmpname (in o->dir) renamed over o's entry, the directory synced, when
+ * tmpname is still the file open as fd (device and inode), and the entry
+ * it became checked again after the rename.  Returns 0, an errno, or
+ * OUTPATH_REPLACED.
+ */
+int outpath_commit(const struct outpath *o, const char *tmpname, int fd);
+
+/* tmpname removed, if it is still the file open as fd. */
+void outpath_discard(const struct outpath *o, const char *tmpname, int fd);
 
 /* A sentence for a refusal, without the path. */
 const char *outpath_reason(enum outpath_why why, enum outpath_use use);

@@ -29,6 +29,7 @@ void cli_init(struct cli *c, const char *argv0)
 	c->progress_fd = -1;
 	c->save_fd = -1;
 	c->undo_out.dirfd = -1;
+	c->undo_fd = -1;
 	c->lock_fd[0] = c->lock_fd[1] = -1;
 	if (argv0 && strrchr(argv0, '/'))
 		prog = strrchr(argv0, '/') + 1;

@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <et/com_err.h>
 
@@ -105,6 +107,29 @@ static void mmp_explain(const struct cli *c, errcode_t err)
 }
 
 /*
+ * needs_recovery as the filesystem's superblock on the disk has it, read
+ * back after a failed write rather than assumed: the update that clears it
+ * may have failed, or reached the disk although a write or a flush said
+ * otherwise (a flush that fails after the data went out; a block the io
+ * channel's cache writes again at close).  1 set, 0 clear, -1 unknown.
+ */
+static int disk_needs_recovery(const char *device)
+{
+	unsigned char sb[1024];
+	int fd = open(device, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, sb, sizeof(sb), 1024);
+	close(fd);
+	/* s_magic (0xEF53) at 56, INCOMPAT_RECOVER (0x4) in the word at 96. */
+	if (n != (ssize_t)sizeof(sb) || sb[56] != 0x53 || sb[57] != 0xef)
+		return -1;
+	return (sb[96] & 0x04) != 0;
+}
+
+/*
  * What to tell the user to do next, for the errors whose answer depends on
  * the error alone.  errs ends at the first 0 (no error is 0), or after
  * ADVICE_ERRS of them.
@@ -131,6 +156,12 @@ static const struct {
 	  "has_journal' sets the flag again, then run jrecover" },
 	{ { RECOVER_ET_STALE_DUMP },
 	  "nothing was written" },
+	{ { RECOVER_ET_SAVE_REPLACED },
+	  "the -s path is as it was, and the name taken over is left to "
+	  "whoever took it; give -s a path in a directory only you can "
+	  "write" },
+	{ { RECOVER_ET_SAVE_NO_PROC },
+	  "nothing was written; mount /proc and run jrecover again" },
 	{ { RECOVER_ET_DEVICE_SMALL },
 	  "nothing was written; the device or image is shorter than "
 	  "the filesystem (a truncated image or a wrong partition?): "
@@ -224,6 +255,10 @@ static const char *advice_in_context(errcode_t err,
 		       "go on)";
 	if (err == RECOVER_ET_LOG_IO)
 		return "nothing was written; the journal superblock cannot be read";
+	if (err == EFBIG)
+		return "a file is larger than the file size limit lets this "
+		       "process write (ulimit -f): raise the limit and run "
+		       "jrecover again";
 	return NULL;
 }
 
@@ -306,7 +341,11 @@ int fail(struct cli *c, errcode_t err, const char *what,
 	if (is_mmp_error(err) && strcmp(what, "opening"))
 		a = NULL;
 	progress_erase(c);
-	if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
+	if (err == EPIPE && c->mode == MODE_SAVE && c->save_fd >= 0) {
+		fprintf(stderr, "%s: %s: standard output was closed before the "
+			"copy was complete (the program reading it went away): "
+			"what it received is incomplete\n", prog, c->device);
+	} else if (err == RECOVER_ET_INTERRUPTED && c->mode == MODE_SAVE) {
 		if (c->save_fd >= 0)
 			fprintf(stderr, "%s: %s: interrupted; the copy on standard "
 				"output is incomplete\n", prog, c->device);
@@ -318,13 +357,26 @@ int fail(struct cli *c, errcode_t err, const char *what,
 			st && st->replayed ? "the journal still needs recovery: "
 			"run jrecover again" : nothing_written(c));
 	} else if (exit_status(err, st) == EXIT_PARTIAL) {
+		int flag = disk_needs_recovery(c->device);
+
 		com_err(prog, err, "while %s %s", what, c->device);
 		fprintf(stderr, "%s: %s: the replay stopped part way: blocks "
 			"were written (%llu bytes of them went through) before "
-			"the error; the journal still needs recovery "
-			"(needs_recovery is set).  Fix the cause (free space, the "
-			"device) and run jrecover again%s\n",
-			prog, c->device, st->written_bytes,
+			"the error; ", prog, c->device, st->written_bytes);
+		if (flag == 1)
+			fprintf(stderr, "the journal still needs recovery "
+				"(needs_recovery is set on the disk)");
+		else if (flag == 0)
+			fprintf(stderr, "yet the superblock read back from the "
+				"disk has needs_recovery clear (its update reached "
+				"the disk despite the error): jrecover -n %s says "
+				"whether anything is left to replay", c->device);
+		else
+			fprintf(stderr, "the superblock on the disk cannot be "
+				"read back to tell whether it still needs recovery");
+		fprintf(stderr, ".  Fix the cause (%s) and run jrecover again%s\n",
+			err == EFBIG ? "the file size limit, ulimit -f" :
+			"free space, the device",
 			c->undo_path ? ", or undo what was written with e2undo" :
 			"");
 		if (is_mmp_error(err))

@@ -287,6 +287,12 @@ int main(int argc, char **argv)
 	int status;
 
 	cli_init(&c, argv[0]);
+	/* Limits and a closed pipe are errors, not deaths: a write past the
+	 * file size limit (ulimit -f) fails with EFBIG, one to a pipe whose
+	 * reader went away with EPIPE, and each is reported, the new files
+	 * of -s and -z dealt with as after any other error. */
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();
 

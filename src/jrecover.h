@@ -53,6 +53,7 @@ struct cli {
 	struct outpath	undo_out;	/* -z: FILE resolved (paths.c) */
 	char		*undo_tmp;	/* the new undo file, renamed over it */
 	char		*undo_tmpname;	/* its name in undo_out's directory */
+	int		undo_fd;	/* the new undo file, open till the end */
 	int		undo_existed;
 	int		json;
 	int		quiet;
