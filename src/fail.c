@@ -110,7 +110,14 @@ static const struct {
 	{ { RECOVER_ET_IS_JOURNAL_DEV },
 	  "this is a journal device; give the filesystem and -j PATH" },
 	{ { RECOVER_ET_BUSY },
-	  "wait for the program using it (another fsck?) to finish" },
+	  "nothing was written; wait for the program using it to finish "
+	  "(another fsck?), or unmount it where it is mounted (a mount in "
+	  "another mount namespace does not show in this one's mount table)" },
+	{ { RECOVER_ET_LOOP_BUSY },
+	  "nothing was written; unmount the filesystem where it is mounted "
+	  "through that device (a mount in another mount namespace does not "
+	  "show in this one's mount table) or wait for the program holding "
+	  "it; losetup -l lists the loop devices and their files" },
 	{ { RECOVER_ET_NEED_EXT_JOURNAL },
 	  "give the journal device (or a saved journal) with -j PATH" },
 	{ { RECOVER_ET_JOURNAL_FLAG_CLEAR },

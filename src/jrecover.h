@@ -43,6 +43,9 @@ enum progress_style {
 
 enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
 
+/* The flock(2) locks of a run, at most (lock.c). */
+#define LOCKS			4
+
 struct cli {
 	struct recover_options opts;
 	const char	*device;
@@ -72,7 +75,9 @@ struct cli {
 	struct recover_fs_features feat; /* features libext2fs does not know */
 	int		dump_alone;	/* device is a saved journal on its own */
 	int		plan_started;	/* -l: the "Replay plan" header is out */
-	int		lock_fd[2];	/* flock on the image and the journal */
+	/* flock on the image, the file behind it when it is a loop device,
+	 * the -j journal, the file behind that (lock.c) */
+	int		lock_fd[LOCKS];
 };
 
 /* Not an exit status: what a step returns when the run goes on. */
