@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,8 @@ int main(int argc, char **argv)
 	struct cli c;
 	int status;
 
+	/* The character set alone, for what a terminal shows (put_escaped()). */
+	setlocale(LC_CTYPE, "");
 	cli_init(&c, argv[0]);
 	initialize_rcvr_error_table();
 	initialize_ext2_error_table();

@@ -21,6 +21,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "librecover.h"
 #include "outpath.h"
@@ -102,7 +103,19 @@ int show_progress(void *data, enum recover_pass pass,
 void progress_erase(struct cli *c);
 int stdout_to_file(void);
 
-/* names.c: static buffers, valid until the next call */
+/* names.c */
+/* Length of the well-formed UTF-8 sequence at s (avail bytes there), or 0. */
+size_t utf8_len(const unsigned char *s, size_t avail);
+/*
+ * len bytes that came from the disk (or from another user, such as a
+ * process's command line) written into a line of text, so that none of
+ * them acts on a terminal: printable ASCII as it is, a backslash as \\
+ * and quote (unless 0) as \ and itself; UTF-8 text as it is when the
+ * locale's character set is UTF-8, but for the C1 controls; every other
+ * byte (control characters, DEL, what is not UTF-8) as \xNN.
+ */
+void put_escaped(FILE *out, const char *s, size_t len, int quote);
+/* Static buffers, valid until the next call: */
 const char *uuid_str(const unsigned char *u);
 void print_features(const struct recover_super *sb, const char *sep,
 		    int quote);

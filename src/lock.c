@@ -133,8 +133,11 @@ static int lock_one(struct cli *c, const char *path, const char *via,
 	else
 		fprintf(stderr, "%s: %s: locked by another run", prog, path);
 	if (pid) {
+		/* Another user's command line: anything but a terminal's. */
 		holder_cmd(pid, cmd, sizeof(cmd));
-		fprintf(stderr, " (pid %ld%s%s)", pid, *cmd ? ": " : "", cmd);
+		fprintf(stderr, " (pid %ld%s", pid, *cmd ? ": " : "");
+		put_escaped(stderr, cmd, strlen(cmd), 0);
+		fputc(')', stderr);
 	}
 	fprintf(stderr, "; nothing was written: wait for it to finish, then "
 		"run again\n");
