@@ -139,18 +139,29 @@ flock -x img.img sleep 60 &
 FPID=$!
 PIDS="$PIDS $FPID"
 _n=0
-until grep -q ":$(stat -c %i img.img) " /proc/locks; do
+# Locked, and its child (sleep, which holds the lock too) started: both
+# are there to be stopped at the end of the case.
+kids=
+until grep -q ":$(stat -c %i img.img) " /proc/locks && [ -n "$kids" ]; do
 	_n=$((_n + 1))
-	[ "$_n" -lt 400 ] || die "flock(1) did not lock img.img"
+	[ "$_n" -lt 400 ] || die "flock(1) did not lock img.img and start sleep"
 	sleep 0.05
+	kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 done
 refused "replay through $LO" "locked by another run \\(pid $FPID[:)]" "$LO"
 refused "-n through $LO" "locked by another run \\(pid $FPID[:)]" -n "$LO"
-kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+# The lock goes when both are gone, which can come after the shell has
+# reaped flock(1).
 # shellcheck disable=SC2086
 kill $kids "$FPID" 2> /dev/null
 wait "$FPID" 2> /dev/null
 PIDS=
+_n=0
+while grep -q ":$(stat -c %i img.img) " /proc/locks; do
+	_n=$((_n + 1))
+	[ "$_n" -lt 400 ] || die "the lock of flock(1) on img.img outlived it"
+	sleep 0.05
+done
 case_end
 
 # --- another program holds the loop device exclusively -----------------------

@@ -122,19 +122,20 @@ case_end
 if command -v flock > /dev/null 2>&1 && [ -r /proc/locks ]; then
 	case_begin holder "the command line of the process holding the lock"
 	mkimg_fmt lock.img
-	flock -x lock.img sh -c 'sleep 60' "$EVIL" &
+	flock -x lock.img sh -c 'exec sleep 60' "$EVIL" &
 	FPID=$!
 	_n=0
-	until grep -q ":$(stat -c %i lock.img) " /proc/locks; do
+	kids=
+	until grep -q ":$(stat -c %i lock.img) " /proc/locks && [ -n "$kids" ]; do
 		_n=$((_n + 1))
-		[ "$_n" -lt 400 ] || die "flock(1) did not lock lock.img"
+		[ "$_n" -lt 400 ] || die "flock(1) did not lock lock.img and start sh"
 		sleep 0.05
+		kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 	done
 	look "locked by a hostile command line" "locked by another run (pid $FPID" \
 		lock.img
 	[ "$RUN_RC" -eq 8 ] || fail "the locked replay exited $RUN_RC, not 8"
 	grep -qF -- "$EVIL_ESC" o.all || fail "the holder's command line is not shown escaped"
-	kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 	# shellcheck disable=SC2086
 	kill $kids "$FPID" 2> /dev/null
 	wait "$FPID" 2> /dev/null
