@@ -10,7 +10,8 @@
 #    fsck or a mount does): a replay and -n of img.img are refused (exit
 #    8, "held open exclusively");
 #  - a replay of img.img held mid-way (its -C FD a full pipe): a replay
-#    and -n through LO are refused; let go, it replays as e2fsck does;
+#    and -n through LO are refused, and LO cannot be opened with O_EXCL
+#    (nothing can mount it); let go, it replays as e2fsck does;
 #  - a replay through LO held mid-way: a replay and -n of img.img are
 #    refused; let go, it replays as e2fsck does;
 #  - img.img mounted read-write through LO in another mount namespace
@@ -148,8 +149,8 @@ until grep -q ":$(stat -c %i img.img) " /proc/locks && [ -n "$kids" ]; do
 	sleep 0.05
 	kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
 done
-refused "replay through $LO" "locked by another run \\(pid $FPID[:)]" "$LO"
-refused "-n through $LO" "locked by another run \\(pid $FPID[:)]" -n "$LO"
+refused "replay through $LO" "locked by another run \\(pid ${FPID}[:)]" "$LO"
+refused "-n through $LO" "locked by another run \\(pid ${FPID}[:)]" -n "$LO"
 # The lock goes when both are gone, which can come after the shell has
 # reaped flock(1).
 # shellcheck disable=SC2086
@@ -191,8 +192,15 @@ case_end
 case_begin image-run "a replay of img.img held: runs through $LO refused"
 restore
 hold_midway img.img
-refused "replay through $LO" "locked by another run \\(pid $HPID[:)]" "$LO"
-refused "-n through $LO" "locked by another run \\(pid $HPID[:)]" -n "$LO"
+refused "replay through $LO" "locked by another run \\(pid ${HPID}[:)]" "$LO"
+refused "-n through $LO" "locked by another run \\(pid ${HPID}[:)]" -n "$LO"
+# Nor can anything else claim LO (a mount, an fsck) while it runs.
+NCASES=$((NCASES + 1))
+if "$HOLDEXCL" "$LO" < /dev/null > hx.out 2> hx.err; then
+	fail "a replay of img.img runs, yet $LO can be opened with O_EXCL (mounted)"
+else
+	grep -q "busy" hx.err || { cat hx.err; fail "holdexcl $LO failed, but not as busy"; }
+fi
 let_go "the replay of img.img"
 case_end
 
@@ -200,8 +208,8 @@ case_end
 case_begin device-run "a replay through $LO held: runs on img.img refused"
 restore
 hold_midway "$LO"
-refused "replay of img.img" "locked by another run \\(pid $HPID[:)]" img.img
-refused "-n of img.img" "locked by another run \\(pid $HPID[:)]" -n img.img
+refused "replay of img.img" "locked by another run \\(pid ${HPID}[:)]" img.img
+refused "-n of img.img" "locked by another run \\(pid ${HPID}[:)]" -n img.img
 let_go "the replay through $LO"
 case_end
 
