@@ -319,7 +319,10 @@ enum recover_feature_type {
  * recover_open - open a filesystem (device or image path) and its journal.
  * Refuses a mounted filesystem (RECOVER_ET_MOUNTED) and a block device another
  * program holds open exclusively (RECOVER_ET_BUSY; a replay opens devices
- * with O_EXCL itself), and a journal inode that fails
+ * with O_EXCL itself), and an image (or the file behind a loop device given)
+ * with a loop device over it that is mounted or held open exclusively in
+ * any mount namespace (RECOVER_ET_LOOP_BUSY: each is opened with O_EXCL,
+ * and a replay keeps it so until recover_close()), and a journal inode that fails
  * e2fsck's checks when the superblock's backup of it (s_jnl_blocks) is
  * missing or fails them too (RECOVER_ET_JOURNAL_INODE); with
  * RECOVER_FL_FOREIGN_JOURNAL (not RECOVER_FL_FORCE), a dump or external

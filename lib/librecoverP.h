@@ -110,6 +110,12 @@ struct recover_struct {
 	 * the caller's (notify.skipped: its callback for each copy skipped).
 	 */
 	int		fsck;
+	/*
+	 * The disk's other names a replay holds open with O_EXCL until the
+	 * close: the loop devices over the filesystem's file (lifecycle.c).
+	 */
+	int		*names_held;
+	size_t		names_nheld, names_cap;
 };
 
 /* ---- dumps older than their filesystem (life_stale.c) -------------------- */

@@ -21,16 +21,22 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "librecoverP.h"
+#include "array.h"
 #include "ext4_fs.h"
 #include "life_journal.h"
 #include "life_metabg.h"
 #include "notify.h"
+#include "outpath.h"
 
 /*
  * The feature bits libext2fs does not know, judged and told to the caller
@@ -109,6 +115,93 @@ static errcode_t check_if_mounted(const char *device, int *mount_flags)
 }
 
 /*
+ * The other names of the filesystem's disk: for an image, each loop device
+ * over it; for a loop device, each other one over the same file.  The mount
+ * check reads this mount namespace's table alone; an open with O_EXCL
+ * fails (EBUSY) on a device that is mounted, or that a program holds so, in
+ * any namespace.  A replay keeps each such open until the close, so that
+ * nothing mounts or claims the filesystem by another name under it (and a
+ * second replay by another name is refused); a dry run lets each go at
+ * once.  A loop device without its node in /dev, or that this process may
+ * not open, cannot be asked and is left alone.
+ */
+struct other_names {
+	struct recover_struct *r;
+	int		has_self;
+	dev_t		self;		/* the loop device given */
+	int		keep;
+	errcode_t	err;
+};
+
+static int hold_name(void *arg, const char *name, dev_t rdev)
+{
+	struct other_names *o = arg;
+	struct recover_struct *r = o->r;
+	char path[300];
+	struct stat st;
+	errcode_t err;
+	int fd;
+
+	if (o->has_self && rdev == o->self)
+		return 0;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	if (stat(path, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != rdev)
+		return 0;
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EBUSY)
+			return 0;
+		o->err = RECOVER_ET_LOOP_BUSY;
+		return 1;
+	}
+	if (!o->keep) {
+		close(fd);
+		return 0;
+	}
+	err = recovery_grow((void **)&r->names_held, &r->names_cap,
+			    r->names_nheld + 1, sizeof(*r->names_held));
+	if (err) {
+		close(fd);
+		o->err = err;
+		return 1;
+	}
+	r->names_held[r->names_nheld++] = fd;
+	return 0;
+}
+
+static errcode_t hold_other_names(struct recover_struct *r,
+				  const char *device, int dry)
+{
+	struct other_names o = { .r = r, .keep = !dry };
+	char file[4096 + 16];
+	struct stat st;
+
+	if (stat(device, &st))
+		return 0;	/* the open says what is wrong with it */
+	if (S_ISBLK(st.st_mode)) {
+		o.has_self = 1;
+		o.self = st.st_rdev;
+		if (!outpath_loop_file(o.self, file, sizeof(file), &st))
+			return 0;
+	} else if (!S_ISREG(st.st_mode)) {
+		return 0;
+	}
+	outpath_each_loop(&st, hold_name, &o);
+	return o.err;
+}
+
+static void release_other_names(struct recover_struct *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->names_nheld; i++)
+		close(r->names_held[i]);
+	free(r->names_held);
+	r->names_held = NULL;
+	r->names_nheld = r->names_cap = 0;
+}
+
+/*
  * The filesystem on device, opened by the library: refused when mounted
  * (unless only read, with RECOVER_FL_MOUNTED_OK) or held exclusively; its
  * MMP block is checked, and taken when read-write.
@@ -133,6 +226,9 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	 * blocks it may be rewriting. */
 	else if (!err && (mount_flags & EXT2_MF_BUSY))
 		err = RECOVER_ET_BUSY;
+	/* Mounted here and read as such: its loop device is the mount's. */
+	if (!err && !r->life.mounted)
+		err = hold_other_names(r, device, dry);
 	if (err)
 		return err;
 	if (!dry)
@@ -214,6 +310,8 @@ void lifecycle_close(struct recover_struct *r)
 		r->fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
 		ext2fs_close_free(&r->fs);
 	}
+	/* The filesystem closed, its writes out: its other names let go. */
+	release_other_names(r);
 }
 
 /* A log to replay, in e2fsck's eyes: the flag, or a log without it. */

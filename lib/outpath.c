@@ -40,24 +40,44 @@ int outpath_same(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* Does the file named in sysfs's backing_file at attr have st's identity? */
-static int backs(const char *attr, const struct stat *st)
+/*
+ * The name sysfs gives in attr for the file behind a loop device, into
+ * name, and that file's identity now into b: 1, or 0 when there is none.
+ */
+static int backing_file(const char *attr, char *name, size_t size,
+			struct stat *b)
 {
-	char name[4096 + 16];
-	struct stat b;
 	size_t n;
 	FILE *f = fopen(attr, "re");
 
 	if (!f)
 		return 0;
-	n = fread(name, 1, sizeof(name) - 1, f);
+	n = fread(name, 1, size - 1, f);
 	fclose(f);
 	while (n && name[n - 1] == '\n')
 		n--;
 	name[n] = '\0';
-	/* A name, compared by what it names now: a file that was renamed
-	 * since the loop device was set up is not found this way. */
-	return n && !stat(name, &b) && outpath_same(st, &b);
+	/* A name, looked up now: a file that was renamed since the loop
+	 * device was set up is not found this way. */
+	return n && !stat(name, b);
+}
+
+/* Does the file named in sysfs's backing_file at attr have st's identity? */
+static int backs(const char *attr, const struct stat *st)
+{
+	char name[4096 + 16];
+	struct stat b;
+
+	return backing_file(attr, name, sizeof(name), &b) && outpath_same(st, &b);
+}
+
+int outpath_loop_file(dev_t dev, char *name, size_t size, struct stat *st)
+{
+	char attr[96];
+
+	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/loop/backing_file",
+		 major(dev), minor(dev));
+	return backing_file(attr, name, size, st) && S_ISREG(st->st_mode);
 }
 
 /* The file behind the loop device dev (a block device number), if any. */
@@ -86,28 +106,55 @@ int outpath_involves(const struct stat *st, const char *path)
 	return 0;
 }
 
-/* Every loop device's file, and every mount's source, against st. */
-enum outpath_why outpath_in_use(const struct stat *st)
+int outpath_each_loop(const struct stat *st,
+		      int (*fn)(void *arg, const char *name, dev_t rdev),
+		      void *arg)
 {
-	char attr[300], src[4096];
+	char attr[300];
 	struct dirent *d;
-	struct stat b;
+	unsigned int maj, min;
+	int ret = 0;
 	DIR *dir;
 	FILE *f;
 
 	dir = opendir("/sys/block");
-	while (dir && (d = readdir(dir))) {
+	while (!ret && dir && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "loop", 4))
 			continue;
 		snprintf(attr, sizeof(attr), "/sys/block/%s/loop/backing_file",
 			 d->d_name);
-		if (backs(attr, st)) {
-			closedir(dir);
-			return OUTPATH_LOOP_BACKING;
-		}
+		if (!backs(attr, st))
+			continue;
+		snprintf(attr, sizeof(attr), "/sys/block/%s/dev", d->d_name);
+		f = fopen(attr, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%u:%u", &maj, &min) == 2)
+			ret = fn(arg, d->d_name, makedev(maj, min));
+		fclose(f);
 	}
 	if (dir)
 		closedir(dir);
+	return ret;
+}
+
+static int found_loop(void *arg, const char *name, dev_t rdev)
+{
+	(void)arg;
+	(void)name;
+	(void)rdev;
+	return 1;
+}
+
+/* Every loop device's file, and every mount's source, against st. */
+enum outpath_why outpath_in_use(const struct stat *st)
+{
+	char src[4096];
+	struct stat b;
+	FILE *f;
+
+	if (outpath_each_loop(st, found_loop, NULL))
+		return OUTPATH_LOOP_BACKING;
 	/* A mount's source that is a path (octal escapes are left: such a
 	 * name is not found, and the loop device behind it was checked). */
 	f = fopen("/proc/self/mounts", "re");

@@ -7,6 +7,7 @@
 #ifndef OUTPATH_H
 #define OUTPATH_H
 
+#include <stddef.h>
 #include <sys/stat.h>
 
 /* What a run may put at the path, and so what it may replace there. */
@@ -56,6 +57,23 @@ int outpath_same(const struct stat *a, const struct stat *b);
 
 /* Is st the file, the device, or the file behind the loop device at path? */
 int outpath_involves(const struct stat *st, const char *path);
+
+/*
+ * Each loop device whose file is st, in turn: fn(arg, name, rdev) with its
+ * name in /sys/block ("loop3") and its device number.  Stops at the first
+ * nonzero return of fn and returns it; 0 when fn returned 0 throughout.
+ */
+int outpath_each_loop(const struct stat *st,
+		      int (*fn)(void *arg, const char *name, dev_t rdev),
+		      void *arg);
+
+/*
+ * The file behind the loop device dev (a device number), as sysfs names
+ * it: 1 with its name in name (size bytes) and its identity in st; 0 when
+ * dev is no loop device, has no file, or the name no longer leads to a
+ * regular file.
+ */
+int outpath_loop_file(dev_t dev, char *name, size_t size, struct stat *st);
 
 /* Is st the file behind a loop device, or a mounted filesystem's source? */
 enum outpath_why outpath_in_use(const struct stat *st);

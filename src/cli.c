@@ -23,6 +23,8 @@ volatile sig_atomic_t interrupted;
  */
 void cli_init(struct cli *c, const char *argv0)
 {
+	int i;
+
 	memset(c, 0, sizeof(*c));
 	c->opts.size = sizeof(c->opts);
 	c->mmp.size = sizeof(c->mmp);
@@ -30,7 +32,8 @@ void cli_init(struct cli *c, const char *argv0)
 	c->save_fd = -1;
 	c->undo_out.dirfd = -1;
 	c->undo_fd = -1;
-	c->lock_fd[0] = c->lock_fd[1] = -1;
+	for (i = 0; i < LOCKS; i++)
+		c->lock_fd[i] = -1;
 	if (argv0 && strrchr(argv0, '/'))
 		prog = strrchr(argv0, '/') + 1;
 	else if (argv0 && *argv0)

@@ -7,8 +7,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <et/com_err.h>
@@ -145,7 +149,14 @@ static const struct {
 	{ { RECOVER_ET_IS_JOURNAL_DEV },
 	  "this is a journal device; give the filesystem and -j PATH" },
 	{ { RECOVER_ET_BUSY },
-	  "wait for the program using it (another fsck?) to finish" },
+	  "nothing was written; wait for the program using it to finish "
+	  "(another fsck?), or unmount it where it is mounted (a mount in "
+	  "another mount namespace does not show in this one's mount table)" },
+	{ { RECOVER_ET_LOOP_BUSY },
+	  "nothing was written; unmount the filesystem where it is mounted "
+	  "through that device (a mount in another mount namespace does not "
+	  "show in this one's mount table) or wait for the program holding "
+	  "it; losetup -l lists the loop devices and their files" },
 	{ { RECOVER_ET_NEED_EXT_JOURNAL },
 	  "give the journal device (or a saved journal) with -j PATH" },
 	{ { RECOVER_ET_JOURNAL_FLAG_CLEAR },
@@ -236,11 +247,6 @@ static const char *advice_in_context(errcode_t err,
 	if (opening && what == RECOVER_ABOUT_FS && err == EXT2_ET_SHORT_READ)
 		return "it is empty or too short to hold a filesystem; check the "
 		       "path";
-	if (opening && (err == EROFS || err == EACCES || err == EPERM ||
-			err == EXT2_ET_RO_FILSYS))
-		return "it cannot be written: -n, -i, -l and -s only read; to "
-		       "replay, make it writable (blockdev --setrw DEVICE) or "
-		       "replay a copy";
 	if (what == RECOVER_ABOUT_JOURNAL && (err == RECOVER_ET_MAGIC_BAD ||
 					      err == RECOVER_ET_SB_TYPE))
 		return "check that -j names a journal device or a saved journal dump";
@@ -313,6 +319,54 @@ static const char *feature_advice(const struct cli *c, errcode_t err)
 	return buf;
 }
 
+/*
+ * The filesystem cannot be opened for writing: the way to make it writable
+ * that fits what it is (a device, an immutable or append-only file, a file
+ * on a read-only filesystem, one without write permission).  For -n, which
+ * only tried (jrecover.c, as_the_replay()), the replay's refusal.
+ */
+static const char *readonly_advice(const struct cli *c, errcode_t err,
+				   int opening)
+{
+	static char buf[PATH_MAX + 256];
+	const char *dev = c->device;
+	const char *how, *tail = "";
+	struct stat st;
+	int attr = 0;
+	int fd;
+
+	if (!opening || c->error_about != RECOVER_ABOUT_FS ||
+	    (err != EROFS && err != EACCES && err != EPERM &&
+	     err != EXT2_ET_RO_FILSYS))
+		return NULL;
+	if (!stat(dev, &st) && S_ISREG(st.st_mode)) {
+		fd = open(dev, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd >= 0) {
+			if (ioctl(fd, FS_IOC_GETFLAGS, &attr))
+				attr = 0;
+			close(fd);
+		}
+		if (attr & FS_IMMUTABLE_FL) {
+			how = "it is immutable: chattr -i ";
+		} else if (attr & FS_APPEND_FL) {
+			how = "it is append-only: chattr -a ";
+		} else if (err == EROFS) {
+			how = "the filesystem holding ";
+			tail = " is mounted read-only: remount it read-write";
+		} else {
+			how = "chmod u+w ";
+			tail = ", as its owner or root";
+		}
+	} else {
+		how = "blockdev --setrw ";
+	}
+	snprintf(buf, sizeof(buf), "it cannot be written%s; -i, -l and -s only "
+		 "read it; to replay, make it writable (%s%s%s), or replay a "
+		 "copy", (c->opts.flags & RECOVER_FL_DRY_RUN) ?
+		 ", so the replay would refuse it" : "", how, dev, tail);
+	return buf;
+}
+
 /* The path an error is about, as the library says. */
 static const char *error_path(const struct cli *c)
 {
@@ -337,6 +391,8 @@ int fail(struct cli *c, errcode_t err, const char *what,
 
 	if (feature_advice(c, err))
 		a = feature_advice(c, err);
+	if (readonly_advice(c, err, !strcmp(what, "opening")))
+		a = readonly_advice(c, err, !strcmp(what, "opening"));
 	/* Only the open refuses; later, the MMP block went bad under us. */
 	if (is_mmp_error(err) && strcmp(what, "opening"))
 		a = NULL;

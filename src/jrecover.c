@@ -13,10 +13,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <et/com_err.h>
@@ -32,6 +36,48 @@ static void on_signal(int sig)
 }
 
 /*
+ * -n exits with the status the replay would (jrecover(8), -n), and a
+ * replay opens the filesystem for writing right after its mount checks.
+ * So -n opens it for reading and writing too, and closes it at once with
+ * nothing written: where the open is refused (an immutable or append-only
+ * file, a read-only filesystem under an image, its mode; a device whose
+ * read-only flag is set, which libext2fs refuses), -n fails with the
+ * replay's error.  err is the dry open's
+ * outcome, kept when the replay would stop before its own open (mounted,
+ * in use) or where the kernel has nothing against writing.
+ */
+static errcode_t as_the_replay(struct cli *c, errcode_t err, recover_t *r)
+{
+	int fd;
+
+	if (c->mode != MODE_REPLAY || !(c->opts.flags & RECOVER_FL_DRY_RUN) ||
+	    err == RECOVER_ET_MOUNTED || err == RECOVER_ET_BUSY ||
+	    err == RECOVER_ET_LOOP_BUSY)
+		return err;
+	fd = open(c->device, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0) {
+		struct stat st;
+		int ro = 0;
+
+		/* A read-only block device opens for writing; libext2fs's
+		 * unix_io then refuses it (EPERM) on its read-only flag. */
+		if (fstat(fd, &st) || !S_ISBLK(st.st_mode) ||
+		    ioctl(fd, BLKROGET, &ro))
+			ro = 0;
+		close(fd);
+		if (!ro)
+			return err;
+		err = EPERM;
+	} else {
+		err = errno;
+	}
+	recover_close(*r);
+	*r = NULL;
+	c->error_about = RECOVER_ABOUT_FS;
+	return err;
+}
+
+/*
  * The filesystem, or the saved journal on its own, opened into *r: RUN_ON,
  * or the status to exit with (after the report of a journal-less
  * filesystem or of the failure).
@@ -44,10 +90,10 @@ static int open_journal(struct cli *c, recover_t *r)
 	if (c->dump_alone) {
 		err = recover_open_journal(c->device, &c->opts, r);
 	} else {
-		err = recover_open(c->device, &c->opts, r);
+		err = as_the_replay(c, recover_open(c->device, &c->opts, r), r);
 		if (err && c->error_about == RECOVER_ABOUT_FS &&
 		    err != RECOVER_ET_MOUNTED && err != RECOVER_ET_BUSY &&
-		    is_dump(c->device)) {
+		    err != RECOVER_ET_LOOP_BUSY && is_dump(c->device)) {
 			/* A replay, or another journal given with -j. */
 			if (c->mode == MODE_REPLAY || c->opts.journal_path)
 				return refuse_dump(c->device);
@@ -286,6 +332,8 @@ int main(int argc, char **argv)
 	struct cli c;
 	int status;
 
+	/* The character set alone, for what a terminal shows (put_escaped()). */
+	setlocale(LC_CTYPE, "");
 	cli_init(&c, argv[0]);
 	/* Limits and a closed pipe are errors, not deaths: a write past the
 	 * file size limit (ulimit -f) fails with EFBIG, one to a pipe whose

@@ -21,6 +21,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "librecover.h"
 #include "outpath.h"
@@ -42,6 +43,9 @@ enum progress_style {
 };
 
 enum mode { MODE_REPLAY, MODE_INFO, MODE_LIST, MODE_SAVE };
+
+/* The flock(2) locks of a run, at most (lock.c). */
+#define LOCKS			4
 
 struct cli {
 	struct recover_options opts;
@@ -73,7 +77,9 @@ struct cli {
 	struct recover_fs_features feat; /* features libext2fs does not know */
 	int		dump_alone;	/* device is a saved journal on its own */
 	int		plan_started;	/* -l: the "Replay plan" header is out */
-	int		lock_fd[2];	/* flock on the image and the journal */
+	/* flock on the image, the file behind it when it is a loop device,
+	 * the -j journal, the file behind that (lock.c) */
+	int		lock_fd[LOCKS];
 };
 
 /* Not an exit status: what a step returns when the run goes on. */
@@ -103,7 +109,19 @@ int show_progress(void *data, enum recover_pass pass,
 void progress_erase(struct cli *c);
 int stdout_to_file(void);
 
-/* names.c: static buffers, valid until the next call */
+/* names.c */
+/* Length of the well-formed UTF-8 sequence at s (avail bytes there), or 0. */
+size_t utf8_len(const unsigned char *s, size_t avail);
+/*
+ * len bytes that came from the disk (or from another user, such as a
+ * process's command line) written into a line of text, so that none of
+ * them acts on a terminal: printable ASCII as it is, a backslash as \\
+ * and quote (unless 0) as \ and itself; UTF-8 text as it is when the
+ * locale's character set is UTF-8, but for the C1 controls; every other
+ * byte (control characters, DEL, what is not UTF-8) as \xNN.
+ */
+void put_escaped(FILE *out, const char *s, size_t len, int quote);
+/* Static buffers, valid until the next call: */
 const char *uuid_str(const unsigned char *u);
 void print_features(const struct recover_super *sb, const char *sep,
 		    int quote);

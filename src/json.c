@@ -13,46 +13,10 @@
 #include "jrecover.h"
 
 /*
- * Length of the well-formed UTF-8 sequence at s, of which avail bytes are
- * there (RFC 3629: no overlong forms, no surrogates, nothing past
- * U+10FFFF), or 0.
- */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-	unsigned char c = s[0];
-	size_t n, i;
-	unsigned char lo = 0x80, hi = 0xBF;
-
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-	return n;
-}
-
-/*
  * len bytes as a JSON string that is valid UTF-8 whatever the bytes
  * (jrecover(8), JSON OUTPUT): well-formed UTF-8 passes through; control
- * characters (NUL included) and DEL become \u00XX; every other byte that
+ * characters (NUL included), DEL and the C1 controls (U+0080 to U+009F,
+ * which some terminals act on) become \u00XX; every other byte that
  * is not part of well-formed UTF-8 becomes \uDCXX, XX its value, the
  * "surrogateescape" convention of PEP 383, so the original bytes of a path
  * or a name can be recovered exactly.
@@ -72,7 +36,10 @@ void json_strn(const char *str, size_t len)
 		} else if (*s < 0x80) {
 			putchar(*s++);
 		} else if ((n = utf8_len(s, (size_t)(end - s)))) {
-			fwrite(s, 1, n, stdout);
+			if (s[0] == 0xC2 && s[1] < 0xA0)
+				printf("\\u%04x", s[1]);
+			else
+				fwrite(s, 1, n, stdout);
 			s += n;
 		} else {
 			printf("\\udc%02x", *s++);

@@ -12,22 +12,11 @@
 #include "librecover.h"
 #include "jrecover.h"
 
-/* len bytes of a name in a text line: C-style octal escapes for the rest. */
+/* len bytes of a name in a text line, quoted and escaped (put_escaped()). */
 static void text_strn(const char *s, unsigned int len)
 {
-	unsigned int i;
-
 	putchar('"');
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			printf("\\%03o", ch);
-		else
-			putchar(ch);
-	}
+	put_escaped(stdout, s, len, '"');
 	putchar('"');
 }
 

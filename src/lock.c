@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lock.c -- one run at a time on a file: the image and the journal files
- * (a dump, an external journal kept in a file) are locked with flock(2)
- * for the whole run, exclusively by a run that may write, shared by one
- * that only reads (-n, -i, -l, -s).  A second run is refused at once,
- * naming the holder's pid as /proc/locks gives it.  Block devices are
- * left to O_EXCL, which the library takes on them for a replay.
+ * lock.c -- one run at a time on a disk, whatever name each run gives it.
+ * The image and the journal files (a dump, an external journal kept in a
+ * file) are locked with flock(2) for the whole run, exclusively by a run
+ * that may write, shared by one that only reads (-n, -i, -l, -s); a loop
+ * device given for either has the file behind it locked the same way.
+ * A second run is refused at once, naming the holder's pid as /proc/locks
+ * gives it.  Block devices themselves are left to O_EXCL, which the
+ * library takes for a replay on the device given and on every loop device
+ * over the same file (lifecycle.c).
  */
 #include "config.h"
 
@@ -77,8 +80,26 @@ static void holder_cmd(long pid, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-/* Lock path (when a regular file) for the run; 0, or the exit status. */
-static int lock_one(struct cli *c, const char *path, int *fdp)
+/* Is st a file this run has locked already?  (Two of its own locks on one
+ * file would refuse each other: flock's belong to the open file.) */
+static int locked_here(const struct cli *c, const struct stat *st)
+{
+	struct stat held;
+	int i;
+
+	for (i = 0; i < LOCKS; i++)
+		if (c->lock_fd[i] >= 0 && !fstat(c->lock_fd[i], &held) &&
+		    outpath_same(&held, st))
+			return 1;
+	return 0;
+}
+
+/*
+ * Lock path (when a regular file) for the run, into *fdp; via is the loop
+ * device it was found behind, or NULL.  0, or the exit status.
+ */
+static int lock_one(struct cli *c, const char *path, const char *via,
+		    int *fdp)
 {
 	int shared = !!(c->opts.flags & RECOVER_FL_DRY_RUN);
 	char cmd[200];
@@ -106,28 +127,52 @@ static int lock_one(struct cli *c, const char *path, int *fdp)
 		st.st_ino = 0;
 	close(fd);
 	pid = lock_holder(&st);
-	fprintf(stderr, "%s: %s: locked by another run", prog, path);
+	if (via)
+		fprintf(stderr, "%s: %s: its file %s is locked by another run",
+			prog, via, path);
+	else
+		fprintf(stderr, "%s: %s: locked by another run", prog, path);
 	if (pid) {
+		/* Another user's command line: anything but a terminal's. */
 		holder_cmd(pid, cmd, sizeof(cmd));
-		fprintf(stderr, " (pid %ld%s%s)", pid, *cmd ? ": " : "", cmd);
+		fprintf(stderr, " (pid %ld%s", pid, *cmd ? ": " : "");
+		put_escaped(stderr, cmd, strlen(cmd), 0);
+		fputc(')', stderr);
 	}
 	fprintf(stderr, "; nothing was written: wait for it to finish, then "
 		"run again\n");
 	return EXIT_ERROR;
 }
 
+/*
+ * The lock for one name a run was given: the file itself (fds[0]), or,
+ * for a loop device, the file behind it (fds[1]); none when this run
+ * holds that file already.  0, or the exit status.
+ */
+static int lock_name(struct cli *c, const char *path, int *fds)
+{
+	char file[4096 + 16];
+	struct stat st, behind;
+
+	if (!path || stat(path, &st))
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return locked_here(c, &st) ? 0 : lock_one(c, path, NULL, &fds[0]);
+	if (S_ISBLK(st.st_mode) &&
+	    outpath_loop_file(st.st_rdev, file, sizeof(file), &behind) &&
+	    !locked_here(c, &behind))
+		return lock_one(c, file, path, &fds[1]);
+	return 0;
+}
+
 int lock_files(struct cli *c)
 {
-	struct stat a, b;
-	int status = lock_one(c, c->device, &c->lock_fd[0]);
+	/* The same file twice (or a loop device and its file) is refused
+	 * later, not by our own lock. */
+	int status = lock_name(c, c->device, &c->lock_fd[0]);
 
-	/* The same file twice is refused later, not by our own lock.  (The
-	 * one same-file test of lib/outpath.c: a, locked, is a regular file,
-	 * so it compares the inodes.) */
-	if (!status && c->opts.journal_path &&
-	    !(c->lock_fd[0] >= 0 && !fstat(c->lock_fd[0], &a) &&
-	      !stat(c->opts.journal_path, &b) && outpath_same(&a, &b)))
-		status = lock_one(c, c->opts.journal_path, &c->lock_fd[1]);
+	if (!status)
+		status = lock_name(c, c->opts.journal_path, &c->lock_fd[2]);
 	return status;
 }
 
@@ -135,7 +180,7 @@ void unlock_files(struct cli *c)
 {
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < LOCKS; i++) {
 		if (c->lock_fd[i] >= 0)
 			close(c->lock_fd[i]);
 		c->lock_fd[i] = -1;

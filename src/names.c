@@ -3,15 +3,92 @@
  * names.c -- the words jrecover prints for the library's values: the
  * names JSON gives them (jrecover(8), JSON OUTPUT) and the phrases of the
  * text reports, for end reasons, sources, places in the log, UUIDs, times
- * and feature names.
+ * and feature names; and the one way bytes from the disk are written into
+ * a text line (put_escaped()).
  */
 #include "config.h"
 
+#include <langinfo.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "librecover.h"
 #include "jrecover.h"
+
+/*
+ * Length of the well-formed UTF-8 sequence at s, of which avail bytes are
+ * there (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or 0.
+ */
+size_t utf8_len(const unsigned char *s, size_t avail)
+{
+	unsigned char c = s[0];
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/*
+ * Is the character set of the locale (LC_CTYPE, set from the environment
+ * in main) UTF-8?  Only then do the bytes of UTF-8 text mean to a terminal
+ * what they mean in UTF-8.
+ */
+static int utf8_locale(void)
+{
+	static int utf8 = -1;
+
+	if (utf8 < 0)
+		utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	return utf8;
+}
+
+void put_escaped(FILE *out, const char *str, size_t len, int quote)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *end = s + len;
+	size_t n;
+
+	while (s < end) {
+		if (*s == '\\' || (quote && *s == quote)) {
+			fprintf(out, "\\%c", *s++);
+		} else if (*s >= 0x20 && *s < 0x7F) {
+			putc(*s++, out);
+		} else if (*s >= 0x80 && utf8_locale() &&
+			   (n = utf8_len(s, (size_t)(end - s))) &&
+			   /* U+0080 to U+009F: the C1 controls. */
+			   !(s[0] == 0xC2 && s[1] < 0xA0)) {
+			fwrite(s, 1, n, out);
+			s += n;
+		} else {
+			fprintf(out, "\\x%02x", *s++);
+		}
+	}
+}
 
 const char *uuid_str(const unsigned char *u)
 {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "librecover.h"
 #include "jrecover.h"
@@ -16,8 +17,13 @@
  */
 void print_mmp_holder(const struct recover_mmp *m)
 {
-	fprintf(stderr, "node '%s' (device '%s'), sequence 0x%08x, last "
-		"updated %s", m->nodename, m->bdevname, m->seq,
+	fputs("node '", stderr);
+	put_escaped(stderr, m->nodename, strnlen(m->nodename,
+						 sizeof(m->nodename)), '\'');
+	fputs("' (device '", stderr);
+	put_escaped(stderr, m->bdevname, strnlen(m->bdevname,
+						 sizeof(m->bdevname)), '\'');
+	fprintf(stderr, "'), sequence 0x%08x, last updated %s", m->seq,
 		utc_time(m->time));
 }
 
@@ -74,11 +80,18 @@ void print_info(const struct cli *c, const struct recover_super *sb,
 	if (c->mmp.present) {
 		printf("MMP block:                %llu, update interval %u s\n",
 		       c->mmp.block, c->mmp.update_interval);
-		if (c->mmp.read)
-			printf("MMP sequence:             0x%08x (%s), node '%s', "
-			       "device '%s', updated %s\n", c->mmp.seq,
-			       mmp_seq_name(c->mmp.seq), c->mmp.nodename,
-			       c->mmp.bdevname, utc_time(c->mmp.time));
+		if (c->mmp.read) {
+			printf("MMP sequence:             0x%08x (%s), node '",
+			       c->mmp.seq, mmp_seq_name(c->mmp.seq));
+			put_escaped(stdout, c->mmp.nodename,
+				    strnlen(c->mmp.nodename,
+					    sizeof(c->mmp.nodename)), '\'');
+			printf("', device '");
+			put_escaped(stdout, c->mmp.bdevname,
+				    strnlen(c->mmp.bdevname,
+					    sizeof(c->mmp.bdevname)), '\'');
+			printf("', updated %s\n", utc_time(c->mmp.time));
+		}
 		if (c->mmp.status)
 			printf("MMP check:                %s\n",
 			       error_message(c->mmp.status));

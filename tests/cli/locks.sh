@@ -105,7 +105,16 @@ rm -f target2.img
 flock -x img.img sleep 30 &
 fpid=$!
 lock_wait img.img yes
-# flock(1) holds the lock itself and runs sleep under it.
+# flock(1) holds the lock itself and runs sleep under it, which it forks
+# after locking: wait for sleep too, or it may start after the look for
+# it below and keep the lock for its 30 s.
+_n=0
+until awk -v p="$fpid" '$4 == p { f = 1 } END { exit !f }' \
+	/proc/[0-9]*/stat 2> /dev/null; do
+	_n=$((_n + 1))
+	[ "$_n" -gt 200 ] && die "flock(1) did not start sleep within 20 s"
+	sleep 0.1
+done
 refused "$fpid" "a replay beside flock -x" img.img
 refused "$fpid" "-n beside flock -x" -n img.img
 refused "$fpid" "-i beside flock -x" -i img.img
