@@ -146,7 +146,15 @@ if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null 2>&1 &&
 	sed 's/^/    /' noproc.out
 	say "    [exit $rc]"
 	hashes > h.after
-	[ "$rc" -eq 8 ] || fail "$_case: exited $rc, not 8"
+	# The sanitizer build: without /proc the runtime cannot even read
+	# ASAN_OPTIONS (it reads /proc/self/environ), and LeakSanitizer's check
+	# at exit fails and sets the status; the message and the files are
+	# still checked.
+	if grep -q "LeakSanitizer has encountered a fatal error" noproc.out; then
+		say "    (sanitizer build: LeakSanitizer needs /proc; exit status not checked)"
+	else
+		[ "$rc" -eq 8 ] || fail "$_case: exited $rc, not 8"
+	fi
 	grep -q "cannot be named by its descriptor.*nothing was written" noproc.out ||
 		fail "$_case: jrecover does not say why"
 	diff h.before h.after > h.diff ||
