@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# fccov.sh --- the branch coverage of lib/fc*.c, from the .gcda files a
+# coverage build (configure --enable-coverage) left behind; make
+# soak-coverage runs a soak, then this.
+#
+#   sh fccov.sh SRCDIR BUILDDIR [list]
+#
+# Prints one line per source file and one for them all, each
+#     FILE: branches taken at least once: X of Y (Z%)
+# counted by gcov -b (a branch is one outcome of a conditional jump the
+# compiler made at -O0; "taken" is a count above zero).  With "list", then
+# every branch never taken, as "FILE:LINE FUNCTION: branch N never
+# taken|never executed", the source line after it.
+#
+# The library is a shared one under libtool: its counts are in
+# lib/.libs/*.gcda (lib/*.gcda for the static objects, used where the
+# shared ones have none).  Exit status 0, 1 when no counts are found.
+
+set -u
+SRC=$(cd "$1" && pwd) || exit 1
+BLD=$(cd "$2" && pwd) || exit 1
+LIST=${3:-}
+GCOV=${GCOV:-gcov}
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+found=0
+for c in "$SRC"/lib/fc*.c; do
+	f=$(basename "$c" .c)
+	obj=
+	if [ -s "$BLD/lib/.libs/$f.gcda" ]; then
+		obj=$BLD/lib/.libs
+	elif [ -s "$BLD/lib/$f.gcda" ]; then
+		obj=$BLD/lib
+	fi
+	if [ -z "$obj" ]; then
+		# Never run: every branch untaken; gcov still counts them from
+		# the .gcno.
+		if [ -s "$BLD/lib/.libs/$f.gcno" ]; then
+			obj=$BLD/lib/.libs
+		elif [ -s "$BLD/lib/$f.gcno" ]; then
+			obj=$BLD/lib
+		else
+			echo "fccov: no coverage data for lib/$f.c in $BLD" >&2
+			continue
+		fi
+	else
+		found=1
+	fi
+	# From the build directory: the .gcno names the source as the
+	# compiler was given it, relative to there.  -t: the annotated
+	# sources on stdout (headers too: only this file's part is kept).
+	(cd "$BLD" && "$GCOV" -b -t -o "$obj" "$c" 2> /dev/null) |
+		awk -v want="lib/$f.c" '
+			/^ *-: *0:Source:/ {
+				src = $0
+				sub(/^ *-: *0:Source:/, "", src)
+				keep = substr(src, length(src) - length(want) + 1) == want
+			}
+			keep' > "$work/$f.gcov.out"
+	[ -s "$work/$f.gcov.out" ] ||
+		{ echo "fccov: gcov made nothing for lib/$f.c" >&2; continue; }
+done
+[ "$found" = 1 ] || { echo "fccov: no .gcda under $BLD/lib: run something first" >&2; exit 1; }
+
+# A .gcov file: "COUNT:LINE:SOURCE" lines, "function NAME called ..." before
+# each function, "branch N taken M" or "branch N never executed" after the
+# line the branch is on.
+for g in "$work"/*.gcov.out; do
+	awk -v file="lib/$(basename "$g" .gcov.out).c" -v list="$LIST" '
+		/^function / { fn = $2; next }
+		/^branch / {
+			n++
+			if ($3 == "taken" && $4 + 0 > 0) {
+				t++
+			} else if (list != "") {
+				src = text
+				sub(/^[ \t]+/, "", src)
+				printf "%s:%d %s: branch %d %s\n    %s\n", file, line, fn,
+				    $2, $3 == "taken" ? "never taken" : "never executed", src
+			}
+			next
+		}
+		/^ *[-#=0-9*]+: *[0-9]+:/ {
+			split($0, a, ":")
+			line = a[2] + 0
+			text = substr($0, length(a[1]) + length(a[2]) + 3)
+		}
+		END { printf "=%s %d %d\n", file, t, n }
+	' "$g"
+done > "$work/all"
+
+grep -v '^=' "$work/all"
+grep '^=' "$work/all" | sed 's/^=//' | awk '
+	{ printf "%s: branches taken at least once: %d of %d (%.1f%%)\n", $1, $2, $3,
+	    $3 ? 100 * $2 / $3 : 0; T += $2; N += $3 }
+	END { printf "lib/fc*.c: branches taken at least once: %d of %d (%.1f%%)\n", T, N,
+	    N ? 100 * T / N : 0 }'
