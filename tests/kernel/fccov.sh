@@ -16,7 +16,10 @@
 #
 # The library is a shared one under libtool: its counts are in
 # lib/.libs/*.gcda (lib/*.gcda for the static objects, used where the
-# shared ones have none).  Exit status 0, 1 when no counts are found.
+# shared ones have none).  FCCOV_DATA=DIR: the counts are under DIR as
+# GCOV_PREFIX=DIR wrote them (DIR then BUILDDIR's absolute path), for a soak
+# run beside another with the same build; the .gcno are copied there.
+# Exit status 0, 1 when no counts are found.
 
 set -u
 SRC=$(cd "$1" && pwd) || exit 1
@@ -27,27 +30,35 @@ GCOV=${GCOV:-gcov}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 found=0
+mkdir "$work/none" || exit 1
 for c in "$SRC"/lib/fc*.c; do
 	f=$(basename "$c" .c)
 	obj=
-	if [ -s "$BLD/lib/.libs/$f.gcda" ]; then
-		obj=$BLD/lib/.libs
-	elif [ -s "$BLD/lib/$f.gcda" ]; then
-		obj=$BLD/lib
+	# Where the counts are: the shared objects', else the static ones'.
+	for d in lib/.libs lib; do
+		if [ -s "${FCCOV_DATA:-}$BLD/$d/$f.gcda" ] &&
+		   [ -s "$BLD/$d/$f.gcno" ]; then
+			obj=${FCCOV_DATA:-}$BLD/$d
+			[ -z "${FCCOV_DATA:-}" ] || cp "$BLD/$d/$f.gcno" "$obj/" ||
+				exit 1
+			found=1
+			break
+		fi
+	done
+	if [ -z "$obj" ]; then
+		# Never run: every branch untaken; gcov counts them from the
+		# .gcno alone (a directory without the .gcda).
+		for d in lib/.libs lib; do
+			if [ -s "$BLD/$d/$f.gcno" ]; then
+				cp "$BLD/$d/$f.gcno" "$work/none/" || exit 1
+				obj=$work/none
+				break
+			fi
+		done
 	fi
 	if [ -z "$obj" ]; then
-		# Never run: every branch untaken; gcov still counts them from
-		# the .gcno.
-		if [ -s "$BLD/lib/.libs/$f.gcno" ]; then
-			obj=$BLD/lib/.libs
-		elif [ -s "$BLD/lib/$f.gcno" ]; then
-			obj=$BLD/lib
-		else
-			echo "fccov: no coverage data for lib/$f.c in $BLD" >&2
-			continue
-		fi
-	else
-		found=1
+		echo "fccov: no coverage data for lib/$f.c in $BLD" >&2
+		continue
 	fi
 	# From the build directory: the .gcno names the source as the
 	# compiler was given it, relative to there.  -t: the annotated
