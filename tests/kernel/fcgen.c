@@ -12,13 +12,18 @@
  * usage:
  *   fcgen mkfs SEED      print "SIZE MKE2FS_OPTIONS..." for the seed's
  *                        filesystem, on one line
+ *   fcgen mount SEED     print the seed's mount options (commit=600 and
+ *                        what the widened profile adds), on one line
+ *   fcgen shutdown SEED  print the seed's EXT4_IOC_SHUTDOWN flag:
+ *                        nologflush, logflush or default
  *   fcgen describe SEED  print the seed's filesystem and workload profile in
  *                        words, on one line
  *   fcgen run SEED DIR   run the seed's operations in DIR (the mount point
  *                        of a fresh filesystem made from "fcgen mkfs SEED"),
  *                        one line per operation on stdout; the last line
- *                        says how many there were and whether the last
- *                        change was fsynced
+ *                        says how many there were; before it, "holder PID"
+ *                        when files unlinked while open are held open by
+ *                        that child (kill it after the shutdown)
  *
  * Operations: create (empty, small or large), write at an offset (holes
  * before it), append, truncate up and down, hard link (also into another
@@ -31,6 +36,41 @@
  * a full commit).  After each operation, at random, an fsync or fdatasync
  * of what it changed (or of its directory), or nothing.  The number of
  * operations is random too: the shutdown comes after the last one.
+ *
+ * The widened generator (85 % of the seeds; the others, and every seed
+ * with FCGEN_CLASSIC=1 in the environment, are "classic": the same
+ * filesystem and operations as before it, drawn from the same streams)
+ * adds, each with a weight of its own per seed:
+ *   - writes made durable by O_SYNC, O_DSYNC, O_DIRECT (4 KiB-aligned
+ *     buffer, offset and length), mmap+msync(MS_SYNC) (inside the file)
+ *     or sync_file_range(WAIT_BEFORE|WRITE|WAIT_AFTER), besides write(2);
+ *   - setattr: chmod with setuid, setgid and sticky bits, chown to owners
+ *     and groups above 65535, utimensat to times before 1970 and after
+ *     2038 (of files, and of directories);
+ *   - orphan: a file created, written, maybe fsynced, unlinked, written
+ *     again, maybe fsynced by its fd, and held open across the shutdown
+ *     (a child of fcgen keeps the fds: "holder PID");
+ *   - renameat2 RENAME_EXCHANGE of two names, RENAME_NOREPLACE to a new
+ *     name, RENAME_WHITEOUT (a character device 0:0 left at the old name);
+ *   - renameparent: a file's directory moved elsewhere, then the file
+ *     fsynced (or fdatasynced) by its new path;
+ *   - fallocate INSERT_RANGE and COLLAPSE_RANGE (block- or, with bigalloc,
+ *     cluster-aligned);
+ *   - interleave (once): a new file written one block in two, past what an
+ *     inode and one level of leaves hold (an extent tree of depth 2);
+ *   - far (once, in a fifth of the seeds): a write past 4 GiB;
+ *   - the filesystem: 2 KiB blocks, 128- or 512-byte inodes (128 not with
+ *     inline_data), 64 KiB clusters with bigalloc on 1 KiB blocks,
+ *     fast-commit areas of 2, 4 or 16 blocks or 4 MiB, 64 MiB more room;
+ *   - mount options: data=writeback (with journal_checksum and
+ *     journal_async_commit, which 6.18 takes only there), nodelalloc,
+ *     dioread_nolock or nodioread_nolock, lazytime;
+ *   - the shutdown flag: logflush (a full commit first) or default (the
+ *     filesystem frozen first: nothing left to replay), a seed in ten each.
+ * Exchange, whiteout, renameparent, insert and collapse make the
+ * transaction fast-commit ineligible (6.18): they weigh little, and the
+ * tail (no full commit asked; three widened seeds in four have one) leaves
+ * them out with setxattr and renamedir.
  *
  * Exit status: 0, 1 when an operation fails unexpectedly, 2 usage error.
  */
@@ -136,6 +176,7 @@ struct wide {
 	const char *shutdown;		/* nologflush, logflush or default */
 	unsigned int wmode[WM_COUNT];	/* weights of the ways to write */
 	unsigned int opscale[16];	/* the newer operations' scales */
+	unsigned int tail;		/* a tail where the classic has none */
 };
 
 /* Their index in opscale (the operations after OP_RENAMEDIR, below). */
@@ -202,6 +243,7 @@ static void wide_of(unsigned long long seed, struct wide *w)
 		w->opscale[OP_FAR_SCALE] = 0;
 	if (!chance(50))
 		w->opscale[OP_INTERLEAVE_SCALE] = 0;
+	w->tail = chance(50) ? (unsigned int)between(1, 40) : 0;
 }
 
 /* Where the widened profile changes the classic filesystem. */
@@ -302,10 +344,18 @@ static const unsigned int base_weight[OP_COUNT] = {
 	[OP_RMDIR] = 2, [OP_SYMLINK] = 4, [OP_FALLOC] = 5, [OP_PUNCH] = 4,
 	[OP_ZERO] = 3, [OP_CHMOD] = 2, [OP_MANY] = 1, [OP_XATTR] = 1,
 	[OP_RENAMEDIR] = 1, [OP_SETATTR] = 4, [OP_ORPHAN] = 2,
-	[OP_EXCHANGE] = 3, [OP_NOREPLACE] = 3, [OP_WHITEOUT] = 2,
-	[OP_RENAMEPARENT] = 2, [OP_INSERT] = 3, [OP_COLLAPSE] = 3,
+	[OP_EXCHANGE] = 1, [OP_NOREPLACE] = 3, [OP_WHITEOUT] = 1,
+	[OP_RENAMEPARENT] = 1, [OP_INSERT] = 1, [OP_COLLAPSE] = 1,
 	[OP_INTERLEAVE] = 1, [OP_FAR] = 1
 };
+
+/*
+ * Of the widened operations these make the running transaction ineligible
+ * on 6.18 (/proc/fs/ext4/DEV/fc_info: "Cross rename", "Data journalling"
+ * for the whiteout, "Dir renamed", "Falloc range op"): every fsync is then
+ * a full commit until one is made, so their weights are low and the tail
+ * has none of them.
+ */
 
 struct profile {
 	unsigned int weight[OP_COUNT];
@@ -347,6 +397,11 @@ static void profile_of(unsigned long long seed, struct profile *p)
 	if (p->tail > p->nops)
 		p->tail = p->nops;
 	wide_of(seed, &p->w);
+	/* A widened seed ends in a tail more often (three in four): the
+	 * fast commits after the log's last transaction are what the
+	 * replay of fast commits gets to see. */
+	if (p->w.on && !p->tail && p->w.tail)
+		p->tail = p->w.tail > p->nops ? p->nops : p->w.tail;
 	p->wtotal = 0;
 	for (i = OP_CLASSIC; i < OP_COUNT; i++) {
 		p->weight[i] = p->w.on ?
@@ -1464,8 +1519,8 @@ static int run(unsigned long long seed, const char *dir)
 		 * a directory (a full commit) and nothing ineligible. */
 		if (done == p.nops - p.tail && p.tail) {
 			static const enum op full[] = {
-				OP_XATTR, OP_RENAMEDIR, OP_EXCHANGE, OP_INSERT,
-				OP_COLLAPSE
+				OP_XATTR, OP_RENAMEDIR, OP_EXCHANGE, OP_WHITEOUT,
+				OP_RENAMEPARENT, OP_INSERT, OP_COLLAPSE
 			};
 			unsigned int f;
 
