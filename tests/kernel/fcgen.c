@@ -59,6 +59,7 @@
  *   - interleave (once): a new file written one block in two, past what an
  *     inode and one level of leaves hold (an extent tree of depth 2);
  *   - far (once, in a fifth of the seeds): a write past 4 GiB;
+ *   - mknod: a fifo, a socket, a character or a block device;
  *   - the filesystem: 2 KiB blocks, 128- or 512-byte inodes (128 not with
  *     inline_data), 64 KiB clusters with bigalloc on 1 KiB blocks,
  *     fast-commit areas of 2, 4 or 16 blocks or 4 MiB, 64 MiB more room;
@@ -85,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
@@ -324,7 +326,7 @@ enum op {
 	/* the widened generator's (weight 0 in a classic seed) */
 	OP_SETATTR, OP_ORPHAN, OP_EXCHANGE, OP_NOREPLACE, OP_WHITEOUT,
 	OP_RENAMEPARENT, OP_INSERT, OP_COLLAPSE, OP_INTERLEAVE, OP_FAR,
-	OP_COUNT
+	OP_MKNOD, OP_COUNT
 };
 
 #define OP_CLASSIC (OP_RENAMEDIR + 1)
@@ -334,7 +336,7 @@ static const char *const op_names[OP_COUNT] = {
 	"mkdir", "rmdir", "symlink", "fallocate", "punch", "zero", "chmod",
 	"many", "setxattr", "renamedir", "setattr", "orphan", "exchange",
 	"noreplace", "whiteout", "renameparent", "insert", "collapse",
-	"interleave", "far"
+	"interleave", "far", "mknod"
 };
 
 /* Weights before the seed scales them. */
@@ -346,7 +348,7 @@ static const unsigned int base_weight[OP_COUNT] = {
 	[OP_RENAMEDIR] = 1, [OP_SETATTR] = 4, [OP_ORPHAN] = 2,
 	[OP_EXCHANGE] = 1, [OP_NOREPLACE] = 3, [OP_WHITEOUT] = 1,
 	[OP_RENAMEPARENT] = 1, [OP_INSERT] = 1, [OP_COLLAPSE] = 1,
-	[OP_INTERLEAVE] = 1, [OP_FAR] = 1
+	[OP_INTERLEAVE] = 1, [OP_FAR] = 1, [OP_MKNOD] = 2
 };
 
 /*
@@ -1434,6 +1436,34 @@ static int op_interleave(const struct profile *p)
 	return 1;
 }
 
+/* A fifo, a socket, a character or a block device: a name whose inode is
+ * none of a file, a directory or a symlink. */
+static int op_mknod(const struct profile *p)
+{
+	static const mode_t kinds[] = { S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK };
+	static const char *const kind_names[] = { "fifo", "socket", "chr", "blk" };
+	char dp[4096], path[4400], leaf[240];
+	int d = live_dir(), k = (int)rnd(4);
+	dev_t dev = makedev((unsigned int)between(1, 300),
+			    (unsigned int)between(0, 1 << 19));
+
+	if (nobjs >= MAXOBJS)
+		return 0;
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'n');
+	join(path, sizeof(path), dp, leaf);
+	if (mknod(path, kinds[k] | 0640, k >= 2 ? dev : 0))
+		fail("mknod", path);
+	objs[nobjs].symlink = 3;	/* not a file: never opened */
+	objs[nobjs].size = 0;
+	objs[nobjs].nlink = 0;
+	if (add_name(d, leaf, nobjs++) < 0)
+		return 0;
+	logop("mknod %s %s", path, kind_names[k]);
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
 /* A write past 4 GiB into a file (sparse below).  Once a seed. */
 static int op_far(const struct profile *p)
 {
@@ -1563,6 +1593,7 @@ static int run(unsigned long long seed, const char *dir)
 		case OP_COLLAPSE: ok = op_shift(&p, k == OP_INSERT); break;
 		case OP_INTERLEAVE: ok = op_interleave(&p); break;
 		case OP_FAR: ok = op_far(&p); break;
+		case OP_MKNOD: ok = op_mknod(&p); break;
 		default: ok = 0; break;
 		}
 		if (ok)
