@@ -147,6 +147,13 @@ fc_seed() {
 	say "workload: $(tail -n 1 "$_b.ops"); fast commits: $(
 		"$JRECOVER" -i "$_b.img" 2> /dev/null |
 		sed -n 's/^Fast-commit area: *//p')"
+	# The listing of the log, its fast-commit records included (the
+	# library's walk with events: a path the replay does not take); it
+	# reads only, and must end with an exit status of the replay's kind.
+	"$JRECOVER" -l "$_b.img" > "$_b.list" 2>&1
+	_lrc=$?
+	say "jrecover -l: exit $_lrc, $(wc -l < "$_b.list") lines"
+	[ "$_lrc" -lt 16 ] || seed_fail "jrecover -l exited $_lrc"
 
 	# The kernel's replay: the judge.
 	KMOUNT_MAY_FAIL=1
