@@ -177,6 +177,10 @@ fc_seed() {
 				fsck_problems "$_b.jr-mounted.img" "$_b.jr.fsck"
 			fi
 			KMOUNT_MAY_FAIL=
+			if [ -s "$_b.jr.fsck" ]; then
+				say "e2fsck -fn after jrecover (the kernel refused):"
+				sed 's/^/    /' "$_b.jr.fsck"
+			fi
 			if ! grep -qiv orphan "$_b.jr.fsck"; then
 				_w="; e2fsck -fn finds nothing after jrecover (orphans aside)"
 				if [ -n "${FCRAND_LIVE:-}" ] &&
