@@ -54,8 +54,13 @@ need_built "$FCGEN"
 # 205 (1 KiB, inline_data: an inline directory grown by fast commits past
 # i_block, into its extended-attribute space as the kernel grows it, not
 # into a block; the soak found it), 21 (4 KiB, inline_data: a name that
-# does not fit even then, the directory made a block).
-FCRAND_FIXED="c21 c26 c27 c28 c33 c34 c205"
+# does not fit even then, the directory made a block): these as the classic
+# generator makes them (cN).  Two of the widened generator, about a second
+# each here: 1049 (2 KiB blocks, inline_data, bigalloc with 64 KiB
+# clusters, writes by O_DSYNC, O_DIRECT, mmap+msync and sync_file_range)
+# and 1069 (2 KiB blocks, data=writeback, 15 ops of fast commits at the
+# end; writes by O_SYNC, O_DSYNC, O_DIRECT, mmap+msync).
+FCRAND_FIXED="c21 c26 c27 c28 c33 c34 c205 1049 1069"
 SEEDS=${FCRAND_SEEDS:-$FCRAND_FIXED}
 FCRAND_CLASSIC=${FCGEN_CLASSIC:-}
 KTREE_NLINK=0
