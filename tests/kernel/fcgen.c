@@ -12,13 +12,18 @@
  * usage:
  *   fcgen mkfs SEED      print "SIZE MKE2FS_OPTIONS..." for the seed's
  *                        filesystem, on one line
+ *   fcgen mount SEED     print the seed's mount options (commit=600 and
+ *                        what the widened profile adds), on one line
+ *   fcgen shutdown SEED  print the seed's EXT4_IOC_SHUTDOWN flag:
+ *                        nologflush, logflush or default
  *   fcgen describe SEED  print the seed's filesystem and workload profile in
  *                        words, on one line
  *   fcgen run SEED DIR   run the seed's operations in DIR (the mount point
  *                        of a fresh filesystem made from "fcgen mkfs SEED"),
  *                        one line per operation on stdout; the last line
- *                        says how many there were and whether the last
- *                        change was fsynced
+ *                        says how many there were; before it, "holder PID"
+ *                        when files unlinked while open are held open by
+ *                        that child (kill it after the shutdown)
  *
  * Operations: create (empty, small or large), write at an offset (holes
  * before it), append, truncate up and down, hard link (also into another
@@ -32,6 +37,42 @@
  * of what it changed (or of its directory), or nothing.  The number of
  * operations is random too: the shutdown comes after the last one.
  *
+ * The widened generator (85 % of the seeds; the others, and every seed
+ * with FCGEN_CLASSIC=1 in the environment, are "classic": the same
+ * filesystem and operations as before it, drawn from the same streams)
+ * adds, each with a weight of its own per seed:
+ *   - writes made durable by O_SYNC, O_DSYNC, O_DIRECT (4 KiB-aligned
+ *     buffer, offset and length), mmap+msync(MS_SYNC) (inside the file)
+ *     or sync_file_range(WAIT_BEFORE|WRITE|WAIT_AFTER), besides write(2);
+ *   - setattr: chmod with setuid, setgid and sticky bits, chown to owners
+ *     and groups above 65535, utimensat to times before 1970 and after
+ *     2038 (of files, and of directories);
+ *   - orphan: a file created, written, maybe fsynced, unlinked, written
+ *     again, maybe fsynced by its fd, and held open across the shutdown
+ *     (a child of fcgen keeps the fds: "holder PID");
+ *   - renameat2 RENAME_EXCHANGE of two names, RENAME_NOREPLACE to a new
+ *     name, RENAME_WHITEOUT (a character device 0:0 left at the old name);
+ *   - renameparent: a file's directory moved elsewhere, then the file
+ *     fsynced (or fdatasynced) by its new path;
+ *   - fallocate INSERT_RANGE and COLLAPSE_RANGE (block- or, with bigalloc,
+ *     cluster-aligned);
+ *   - interleave (once): a new file written one block in two, past what an
+ *     inode and one level of leaves hold (an extent tree of depth 2);
+ *   - far (once, in a fifth of the seeds): a write past 4 GiB;
+ *   - mknod: a fifo, a socket, a character or a block device;
+ *   - the filesystem: 2 KiB blocks, 128- or 512-byte inodes (128 not with
+ *     inline_data), 64 KiB clusters with bigalloc on 1 KiB blocks,
+ *     fast-commit areas of 2, 4 or 16 blocks or 4 MiB, 64 MiB more room;
+ *   - mount options: data=writeback (with journal_checksum and
+ *     journal_async_commit, which 6.18 takes only there), nodelalloc,
+ *     dioread_nolock or nodioread_nolock, lazytime;
+ *   - the shutdown flag: logflush (a full commit first) or default (the
+ *     filesystem frozen first: nothing left to replay), a seed in ten each.
+ * Exchange, whiteout, renameparent, insert and collapse make the
+ * transaction fast-commit ineligible (6.18): they weigh little, and the
+ * tail (no full commit asked; three widened seeds in four have one) leaves
+ * them out with setxattr and renamedir.
+ *
  * Exit status: 0, 1 when an operation fails unexpectedly, 2 usage error.
  */
 #include "config.h"
@@ -44,9 +85,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the random stream (splitmix64) ------------------------------------ */
@@ -101,7 +146,126 @@ struct fsconf {
 	int orphan_file;
 	unsigned int fc_kib;		/* fast_commit_size, 0 = default */
 	unsigned int size_mib;
+	unsigned int cluster;		/* bigalloc's cluster in bytes */
+	unsigned int inode_size;	/* -I, 0 = mke2fs's */
 };
+
+/*
+ * What the widened generator adds to a seed (its own stream, so that a
+ * seed drawn classic, or any seed with FCGEN_CLASSIC=1 in the
+ * environment, makes the same filesystem and the same operations as the
+ * generator before it): a filesystem profile (2 KiB blocks, 128- or
+ * 512-byte inodes, 64 KiB clusters on 1 KiB blocks, fast-commit areas
+ * from 2 blocks to 4 MiB), mount options, the shutdown's flag, the
+ * weights of the newer operations and how writes are made durable.
+ */
+enum wmode {
+	WM_PLAIN, WM_SYNC, WM_DSYNC, WM_DIRECT, WM_MMAP, WM_SFR, WM_COUNT
+};
+
+static const char *const wmode_names[WM_COUNT] = {
+	"write", "O_SYNC", "O_DSYNC", "O_DIRECT", "mmap+msync",
+	"sync_file_range"
+};
+
+struct wide {
+	int on;				/* 0: the classic generator */
+	unsigned int bs;		/* 2048, or 0: the classic choice */
+	unsigned int inode_size;	/* 128, 512 or 0 */
+	int cluster64k;			/* bigalloc on 1 KiB: 64 KiB clusters */
+	unsigned int fc_blocks;		/* fast-commit area in blocks, 0: classic */
+	char mopts[160];		/* mount options after commit=600 */
+	const char *shutdown;		/* nologflush, logflush or default */
+	unsigned int wmode[WM_COUNT];	/* weights of the ways to write */
+	unsigned int opscale[16];	/* the newer operations' scales */
+	unsigned int tail;		/* a tail where the classic has none */
+};
+
+/* Their index in opscale (the operations after OP_RENAMEDIR, below). */
+#define OP_INTERLEAVE_SCALE 8
+#define OP_FAR_SCALE 9
+
+static void wide_of(unsigned long long seed, struct wide *w)
+{
+	const char *env = getenv("FCGEN_CLASSIC");
+	unsigned int i;
+
+	seed_stream(seed, 4);
+	memset(w, 0, sizeof(*w));
+	w->shutdown = "nologflush";
+	snprintf(w->mopts, sizeof(w->mopts), "commit=600");
+	w->on = chance(85) && !(env && *env && strcmp(env, "0"));
+	if (!w->on)
+		return;
+	w->bs = chance(20) ? 2048 : 0;
+	switch (rnd(5)) {
+	case 0: w->inode_size = 128; break;
+	case 1: w->inode_size = 512; break;
+	default: w->inode_size = 0; break;
+	}
+	w->cluster64k = chance(50);
+	switch (rnd(8)) {
+	case 0: w->fc_blocks = 2; break;
+	case 1: w->fc_blocks = 4; break;
+	case 2: w->fc_blocks = 16; break;
+	case 3: w->fc_blocks = 4096; break;	/* 4 MiB on 1 KiB blocks */
+	default: w->fc_blocks = 0; break;
+	}
+	if (chance(20)) {
+		strcat(w->mopts, ",data=writeback");
+		if (chance(50))
+			strcat(w->mopts, ",journal_checksum,journal_async_commit");
+	}
+	if (chance(20))
+		strcat(w->mopts, ",nodelalloc");
+	if (chance(20))
+		strcat(w->mopts, chance(50) ? ",dioread_nolock" : ",nodioread_nolock");
+	if (chance(25))
+		strcat(w->mopts, ",lazytime");
+	/* The log flushed (logflush: a full commit first) or frozen first
+	 * (default: nothing left to replay) in one seed in ten each. */
+	switch (rnd(10)) {
+	case 0: w->shutdown = "logflush"; break;
+	case 1: w->shutdown = "default"; break;
+	default: break;
+	}
+	/* Half the seeds write only with write(2), as before. */
+	w->wmode[WM_PLAIN] = 10;
+	if (chance(50))
+		for (i = 1; i < WM_COUNT; i++)
+			w->wmode[i] = (unsigned int)rnd(4) * 2;
+	for (i = 0; i < sizeof(w->opscale) / sizeof(w->opscale[0]); i++) {
+		static const unsigned int scale2[] = { 0, 1, 2, 2, 4, 6 };
+
+		w->opscale[i] = scale2[rnd(6)];
+	}
+	/* The two slow ones in fewer seeds: a file past 4 GiB is read
+	 * whole by each tree listing. */
+	if (!chance(20))
+		w->opscale[OP_FAR_SCALE] = 0;
+	if (!chance(50))
+		w->opscale[OP_INTERLEAVE_SCALE] = 0;
+	w->tail = chance(50) ? (unsigned int)between(1, 40) : 0;
+}
+
+/* Where the widened profile changes the classic filesystem. */
+static void fs_widen(struct fsconf *c, const struct wide *w)
+{
+	c->cluster = c->bs * 16;
+	if (!w->on)
+		return;
+	if (w->bs)
+		c->bs = w->bs;
+	if (w->inode_size && !(w->inode_size == 128 && c->inline_data))
+		c->inode_size = w->inode_size;
+	if (c->bigalloc && c->bs == 1024 && w->cluster64k)
+		c->cluster = 65536;
+	if (w->fc_blocks)
+		c->fc_kib = w->fc_blocks * (c->bs / 1024) > 4096 ? 4096 :
+			    w->fc_blocks * (c->bs / 1024);
+	/* Room for a file of thousands of extents besides the rest. */
+	c->size_mib += 64;
+}
 
 static void fs_of(unsigned long long seed, struct fsconf *c)
 {
@@ -124,13 +288,21 @@ static void fs_of(unsigned long long seed, struct fsconf *c)
 	default: c->fc_kib = 1024; break;
 	}
 	c->size_mib = c->bigalloc ? 128 : 64;
+	{
+		struct wide w;
+
+		wide_of(seed, &w);
+		fs_widen(c, &w);
+	}
 }
 
 static void print_mkfs(const struct fsconf *c)
 {
 	printf("%uM -b %u", c->size_mib, c->bs);
 	if (c->bigalloc)
-		printf(" -C %u", c->bs * 16);
+		printf(" -C %u", c->cluster);
+	if (c->inode_size)
+		printf(" -I %u", c->inode_size);
 	printf(" -O fast_commit,extent,%smetadata_csum,%suninit_bg,%s64bit,"
 	       "%sflex_bg,%sinline_data,%sbigalloc,%smeta_bg,%sresize_inode,"
 	       "%sdir_index,%sorphan_file",
@@ -141,7 +313,7 @@ static void print_mkfs(const struct fsconf *c)
 	       c->orphan_file ? "" : "^");
 	if (c->fc_kib)
 		printf(" -J size=%u,fast_commit_size=%u",
-		       c->bs == 1024 ? 4 : 8, c->fc_kib);
+		       c->bs == 4096 ? 8 : 4, c->fc_kib);
 	putchar('\n');
 }
 
@@ -150,13 +322,21 @@ static void print_mkfs(const struct fsconf *c)
 enum op {
 	OP_CREATE, OP_WRITE, OP_APPEND, OP_TRUNC, OP_LINK, OP_UNLINK,
 	OP_RENAME, OP_MKDIR, OP_RMDIR, OP_SYMLINK, OP_FALLOC, OP_PUNCH,
-	OP_ZERO, OP_CHMOD, OP_MANY, OP_XATTR, OP_RENAMEDIR, OP_COUNT
+	OP_ZERO, OP_CHMOD, OP_MANY, OP_XATTR, OP_RENAMEDIR,
+	/* the widened generator's (weight 0 in a classic seed) */
+	OP_SETATTR, OP_ORPHAN, OP_EXCHANGE, OP_NOREPLACE, OP_WHITEOUT,
+	OP_RENAMEPARENT, OP_INSERT, OP_COLLAPSE, OP_INTERLEAVE, OP_FAR,
+	OP_MKNOD, OP_COUNT
 };
+
+#define OP_CLASSIC (OP_RENAMEDIR + 1)
 
 static const char *const op_names[OP_COUNT] = {
 	"create", "write", "append", "truncate", "link", "unlink", "rename",
 	"mkdir", "rmdir", "symlink", "fallocate", "punch", "zero", "chmod",
-	"many", "setxattr", "renamedir"
+	"many", "setxattr", "renamedir", "setattr", "orphan", "exchange",
+	"noreplace", "whiteout", "renameparent", "insert", "collapse",
+	"interleave", "far", "mknod"
 };
 
 /* Weights before the seed scales them. */
@@ -165,8 +345,19 @@ static const unsigned int base_weight[OP_COUNT] = {
 	[OP_LINK] = 6, [OP_UNLINK] = 7, [OP_RENAME] = 7, [OP_MKDIR] = 5,
 	[OP_RMDIR] = 2, [OP_SYMLINK] = 4, [OP_FALLOC] = 5, [OP_PUNCH] = 4,
 	[OP_ZERO] = 3, [OP_CHMOD] = 2, [OP_MANY] = 1, [OP_XATTR] = 1,
-	[OP_RENAMEDIR] = 1
+	[OP_RENAMEDIR] = 1, [OP_SETATTR] = 4, [OP_ORPHAN] = 2,
+	[OP_EXCHANGE] = 1, [OP_NOREPLACE] = 3, [OP_WHITEOUT] = 1,
+	[OP_RENAMEPARENT] = 1, [OP_INSERT] = 1, [OP_COLLAPSE] = 1,
+	[OP_INTERLEAVE] = 1, [OP_FAR] = 1, [OP_MKNOD] = 2
 };
+
+/*
+ * Of the widened operations these make the running transaction ineligible
+ * on 6.18 (/proc/fs/ext4/DEV/fc_info: "Cross rename", "Data journalling"
+ * for the whiteout, "Dir renamed", "Falloc range op"): every fsync is then
+ * a full commit until one is made, so their weights are low and the tail
+ * has none of them.
+ */
 
 struct profile {
 	unsigned int weight[OP_COUNT];
@@ -176,6 +367,8 @@ struct profile {
 	unsigned int fdatasync_pct;	/* of those, fdatasync instead */
 	unsigned int dirsync_pct;	/* a name's change: fsync its directory */
 	unsigned int tail;		/* the last ops: no full commit asked */
+	struct wide w;
+	unsigned int wtotal;		/* sum of w.wmode */
 };
 
 static void profile_of(unsigned long long seed, struct profile *p)
@@ -184,7 +377,7 @@ static void profile_of(unsigned long long seed, struct profile *p)
 
 	seed_stream(seed, 2);
 	p->total = 0;
-	for (i = 0; i < OP_COUNT; i++) {
+	for (i = 0; i < OP_CLASSIC; i++) {
 		/* Each weight scaled by 0, 1/2, 1, 2 or 3: some seeds lean
 		 * on a few kinds of change, some never make one. */
 		static const unsigned int scale2[] = { 0, 1, 2, 2, 4, 6 };
@@ -205,6 +398,20 @@ static void profile_of(unsigned long long seed, struct profile *p)
 	p->tail = chance(50) ? (unsigned int)between(1, 40) : 0;
 	if (p->tail > p->nops)
 		p->tail = p->nops;
+	wide_of(seed, &p->w);
+	/* A widened seed ends in a tail more often (three in four): the
+	 * fast commits after the log's last transaction are what the
+	 * replay of fast commits gets to see. */
+	if (p->w.on && !p->tail && p->w.tail)
+		p->tail = p->w.tail > p->nops ? p->nops : p->w.tail;
+	p->wtotal = 0;
+	for (i = OP_CLASSIC; i < OP_COUNT; i++) {
+		p->weight[i] = p->w.on ?
+			base_weight[i] * p->w.opscale[i - OP_CLASSIC] : 0;
+		p->total += p->weight[i];
+	}
+	for (i = 0; i < WM_COUNT; i++)
+		p->wtotal += p->w.wmode[i];
 }
 
 /* ---- the model -------------------------------------------------------- */
@@ -389,7 +596,9 @@ static void fill(unsigned char *buf, size_t len, uint64_t off)
 
 static void write_at(int fd, const char *path, long long off, long long len)
 {
-	static unsigned char buf[65536];
+	/* Aligned for O_DIRECT (offsets and lengths are then multiples of
+	 * 4096 too). */
+	static unsigned char buf[65536] __attribute__((aligned(4096)));
 
 	while (len > 0) {
 		size_t n = len < (long long)sizeof(buf) ? (size_t)len : sizeof(buf);
@@ -526,28 +735,89 @@ static int op_create(const struct profile *p)
 	return 1;
 }
 
+static enum wmode pick_wmode(const struct profile *p)
+{
+	uint64_t r;
+	int m;
+
+	/* A classic seed draws nothing here: its stream stays as it was. */
+	if (p->wtotal <= p->w.wmode[WM_PLAIN])
+		return WM_PLAIN;
+	r = rnd(p->wtotal);
+	for (m = 0; m < WM_COUNT - 1 && r >= p->w.wmode[m]; m++)
+		r -= p->w.wmode[m];
+	return (enum wmode)m;
+}
+
 static int op_write(const struct profile *p, int append)
 {
 	char path[4400];
-	int n = live_name(0), fd;
+	int n = live_name(0), fd, flags;
 	struct obj *o;
 	long long off, len;
+	enum wmode m;
 
 	if (n < 0)
 		return 0;
 	o = &objs[names[n].obj];
+	m = pick_wmode(p);
 	off = append ? o->size : pick_off(o->size);
 	len = pick_len();
+	if (m == WM_DIRECT) {
+		/* Whole 4 KiB pieces at a multiple of 4096 (no O_APPEND). */
+		off &= ~4095LL;
+		len = (len + 4095) & ~4095LL;
+		append = 0;
+	} else if (m == WM_MMAP) {
+		/* Only inside the file: a mapping does not grow it. */
+		if (!o->size) {
+			m = WM_PLAIN;
+		} else {
+			if (off >= o->size)
+				off = (long long)rnd((uint64_t)o->size);
+			if (len > o->size - off)
+				len = o->size - off;
+			append = 0;
+		}
+	}
 	if (off + len > MAXFILE)
 		return 0;
 	name_path(n, path, sizeof(path));
-	fd = open(path, O_WRONLY | (append ? O_APPEND : 0));
+	flags = append ? O_APPEND : 0;
+	switch (m) {
+	case WM_SYNC: flags |= O_SYNC; break;
+	case WM_DSYNC: flags |= O_DSYNC; break;
+	case WM_DIRECT: flags |= O_DIRECT; break;
+	default: break;
+	}
+	fd = open(path, (m == WM_MMAP ? O_RDWR : O_WRONLY) | flags);
 	if (fd < 0)
 		fail("open", path);
-	write_at(fd, path, off, len);
+	if (m == WM_MMAP) {
+		long long start = off & ~4095LL;
+		size_t maplen = (size_t)(off + len - start);
+		unsigned char *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+					  MAP_SHARED, fd, (off_t)start);
+
+		if (map == MAP_FAILED)
+			fail("mmap", path);
+		fill(map + (off - start), (size_t)len, (uint64_t)off);
+		if (msync(map, maplen, MS_SYNC))
+			fail("msync", path);
+		munmap(map, maplen);
+	} else {
+		write_at(fd, path, off, len);
+	}
+	if (m == WM_SFR &&
+	    sync_file_range(fd, (off_t)off, (off_t)len,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			    SYNC_FILE_RANGE_WAIT_AFTER))
+		fail("sync_file_range", path);
 	if (off + len > o->size)
 		o->size = off + len;
-	logop("%s %s %lld %lld", append ? "append" : "write", path, off, len);
+	logop("%s %s %lld %lld%s%s", append ? "append" : "write", path, off,
+	      len, m == WM_PLAIN ? "" : " by ",
+	      m == WM_PLAIN ? "" : wmode_names[m]);
 	maybe_sync(p, fd, path, NULL);
 	close(fd);
 	return 1;
@@ -882,6 +1152,370 @@ static int op_many(const struct profile *p)
 	return 1;
 }
 
+/* ---- the widened generator's operations ---------------------------------- */
+
+/* The unit of INSERT_RANGE and COLLAPSE_RANGE: a block, or a cluster. */
+static long long alloc_unit(void)
+{
+	return g_fs->bigalloc ? (long long)g_fs->cluster : (long long)g_fs->bs;
+}
+
+/* A file (or, one time in four, a directory) changed in its attributes
+ * alone: mode with setuid, setgid and sticky bits, owner and group above
+ * 65535, or times before 1970 or after 2038. */
+static int op_setattr(const struct profile *p)
+{
+	char path[4400];
+	int isdir = chance(25), n = -1;
+	const char *what;
+
+	if (isdir) {
+		dir_path(live_dir(), path, sizeof(path));
+	} else {
+		n = live_name(0);
+		if (n < 0)
+			return 0;
+		name_path(n, path, sizeof(path));
+	}
+	switch (rnd(3)) {
+	case 0: {
+		mode_t m = (mode_t)((rnd(8) << 9) |
+				    (isdir ? 0700 | rnd(0100) : 0600 | rnd(0200)));
+
+		if (chmod(path, m))
+			fail("chmod", path);
+		logop("setattr %s mode %o", path, (unsigned int)m);
+		what = "mode";
+		break;
+	}
+	case 1: {
+		uid_t u = (uid_t)(chance(80) ? between(65536, 4000000000LL) :
+				  between(0, 65535));
+		gid_t g = (gid_t)(chance(80) ? between(65536, 4000000000LL) :
+				  between(0, 65535));
+
+		if (chown(path, u, g))
+			fail("chown", path);
+		logop("setattr %s owner %u:%u", path, (unsigned int)u,
+		      (unsigned int)g);
+		what = "owner";
+		break;
+	}
+	default: {
+		struct timespec ts[2];
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			/* Before 1970, or after 2038 (up to 2445, which
+			 * 256-byte inodes hold; 128-byte ones clamp). */
+			ts[i].tv_sec = (time_t)(chance(50) ?
+				-between(1, 2000000000LL) :
+				between(2147483648LL, 15000000000LL));
+			ts[i].tv_nsec = (long)between(0, 999999999);
+		}
+		if (utimensat(AT_FDCWD, path, ts, 0))
+			fail("utimensat", path);
+		logop("setattr %s times %lld %lld", path,
+		      (long long)ts[0].tv_sec, (long long)ts[1].tv_sec);
+		what = "times";
+		break;
+	}
+	}
+	(void)what;
+	if (isdir)
+		maybe_sync(p, -1, NULL, path);
+	else
+		maybe_sync(p, -1, path, NULL);
+	return 1;
+}
+
+/* Files unlinked while open, held open across the shutdown by a process
+ * of their own (see run()). */
+#define MAXHELD 16
+static int held[MAXHELD];
+static int nheld;
+
+static int op_orphan(const struct profile *p)
+{
+	char dp[4096], path[4400], leaf[240];
+	int d = live_dir(), fd, pre, post;
+	long long len = pick_len(), more = chance(50) ? pick_len() : 0;
+
+	(void)p;
+	if (nheld >= MAXHELD)
+		return 0;
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'o');
+	join(path, sizeof(path), dp, leaf);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		fail("create", path);
+	write_at(fd, path, 0, len);
+	pre = chance(30);
+	if (pre && fsync(fd))
+		fail("fsync", path);
+	if (unlink(path))
+		fail("unlink", path);
+	write_at(fd, path, len, more);
+	/* The fd's fsync after the unlink: the kernel (6.18) may then
+	 * refuse to replay the log (tests/kernel/README). */
+	post = chance(25);
+	if (post && fsync(fd))
+		fail("fsync", path);
+	held[nheld++] = fd;
+	logop("orphan %s %lld+%lld%s%s held open\n", path, len, more,
+	      pre ? ", fsync before the unlink" : "",
+	      post ? ", fsync after it" : "");
+	return 1;
+}
+
+static int op_exchange(const struct profile *p)
+{
+	char a[4400], b[4400], dp[4096];
+	int n = live_name(1), t = live_name(1), o;
+
+	if (n < 0 || t < 0 || n == t || names[n].obj == names[t].obj)
+		return 0;
+	name_path(n, a, sizeof(a));
+	name_path(t, b, sizeof(b));
+	if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
+		fail("renameat2 exchange", a);
+	o = names[n].obj;
+	names[n].obj = names[t].obj;
+	names[t].obj = o;
+	dir_path(names[t].dir, dp, sizeof(dp));
+	logop("exchange %s %s", a, b);
+	maybe_sync(p, -1, objs[names[t].obj].symlink ? NULL : b, dp);
+	return 1;
+}
+
+/* renameat2 to a new name, with NOREPLACE or WHITEOUT (a whiteout, a
+ * character device 0:0, is left at the old name). */
+static int op_rename2(const struct profile *p, int whiteout)
+{
+	char from[4400], to[4400], dp[4096], leaf[240], oldleaf[240];
+	int n = live_name(1), d, od;
+
+	if (n < 0 || (whiteout && nobjs >= MAXOBJS))
+		return 0;
+	name_path(n, from, sizeof(from));
+	d = chance(50) ? names[n].dir : live_dir();
+	new_leaf(leaf, sizeof(leaf), 'r');
+	dir_path(d, dp, sizeof(dp));
+	join(to, sizeof(to), dp, leaf);
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to,
+		      whiteout ? RENAME_WHITEOUT : RENAME_NOREPLACE))
+		fail(whiteout ? "renameat2 whiteout" : "renameat2 noreplace",
+		     from);
+	od = names[n].dir;
+	snprintf(oldleaf, sizeof(oldleaf), "%s", names[n].leaf);
+	names[n].dir = d;
+	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
+	if (whiteout) {
+		objs[nobjs].symlink = 2;	/* not a file: never opened */
+		objs[nobjs].size = 0;
+		objs[nobjs].nlink = 0;
+		if (add_name(od, oldleaf, nobjs++) < 0)
+			return 0;
+	}
+	logop("%s %s %s", whiteout ? "whiteout" : "noreplace", from, to);
+	maybe_sync(p, -1, objs[names[n].obj].symlink ? NULL : to, dp);
+	return 1;
+}
+
+/* The directory of a file renamed (moved elsewhere), then the file
+ * fsynced by its new path. */
+static int op_renameparent(const struct profile *p)
+{
+	char from[4400], to[4400], dp[4096], path[4400];
+	int n = live_name(0), d, q, fd, data;
+
+	if (n < 0)
+		return 0;
+	d = names[n].dir;
+	q = live_dir();
+	if (d <= 0 || under(q, d))
+		return 0;
+	dir_path(d, from, sizeof(from));
+	dir_path(q, dp, sizeof(dp));
+	snprintf(to, sizeof(to), "%s/P%u", dp, ++counter);
+	if (rename(from, to))
+		fail("rename", from);
+	dirs[d].parent = q;
+	snprintf(dirs[d].leaf, sizeof(dirs[d].leaf), "P%u", counter);
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("open", path);
+	data = chance(p->fdatasync_pct);
+	if (data ? fdatasync(fd) : fsync(fd))
+		fail("fsync", path);
+	close(fd);
+	logop("renameparent %s %s, %s %s\n", from, to,
+	      data ? "fdatasync" : "fsync", path);
+	return 1;
+}
+
+static int op_shift(const struct profile *p, int insert)
+{
+	char path[4400];
+	int n = live_name(0), fd;
+	struct obj *o;
+	long long u = alloc_unit(), off, len = u * between(1, 16);
+
+	if (n < 0)
+		return 0;
+	o = &objs[names[n].obj];
+	if (insert) {
+		/* At a unit boundary inside the file. */
+		if (!o->size || o->size + len > MAXFILE)
+			return 0;
+		off = u * (long long)rnd((uint64_t)((o->size + u - 1) / u));
+	} else {
+		/* The range must end before the end of the file. */
+		if (o->size <= len)
+			len = u;
+		if (o->size <= len)
+			return 0;
+		off = u * (long long)rnd((uint64_t)((o->size - len - 1) / u + 1));
+	}
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open", path);
+	if (fallocate(fd, insert ? FALLOC_FL_INSERT_RANGE :
+		      FALLOC_FL_COLLAPSE_RANGE, (off_t)off, (off_t)len)) {
+		if (errno != EOPNOTSUPP)
+			fail(insert ? "fallocate insert" : "fallocate collapse",
+			     path);
+		logop("fallocate %s %s %lld %lld: not supported here\n",
+		      insert ? "insert" : "collapse", path, off, len);
+		close(fd);
+		return 1;
+	}
+	o->size += insert ? len : -len;
+	logop("fallocate %s %s %lld %lld", insert ? "insert" : "collapse",
+	      path, off, len);
+	maybe_sync(p, fd, path, NULL);
+	close(fd);
+	return 1;
+}
+
+/* A new file written one block in two over a range: one extent per block
+ * written, more than an inode and one level of leaves hold (a tree of
+ * depth 2).  Once a seed. */
+static int op_interleave(const struct profile *p)
+{
+	static int done;
+	char dp[4096], path[4400], leaf[240];
+	long long bs = g_fs->bs, count, i;
+	int d = live_dir(), fd, n;
+
+	if (done || nobjs >= MAXOBJS)
+		return 0;
+	done = 1;
+	count = 4 * ((bs - 12) / 12) + between(20, 600);
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'x');
+	join(path, sizeof(path), dp, leaf);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		fail("create", path);
+	objs[nobjs].symlink = 0;
+	objs[nobjs].size = (2 * count - 1) * bs;
+	objs[nobjs].nlink = 0;
+	n = add_name(d, leaf, nobjs++);
+	for (i = 0; i < count; i++)
+		write_at(fd, path, 2 * i * bs, bs);
+	logop("interleave %s %lld blocks of %lld, one in two", path, count, bs);
+	if (n >= 0)
+		maybe_sync(p, fd, path, dp);
+	else
+		printf(" nosync\n");
+	close(fd);
+	return 1;
+}
+
+/* A fifo, a socket, a character or a block device: a name whose inode is
+ * none of a file, a directory or a symlink. */
+static int op_mknod(const struct profile *p)
+{
+	static const mode_t kinds[] = { S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK };
+	static const char *const kind_names[] = { "fifo", "socket", "chr", "blk" };
+	char dp[4096], path[4400], leaf[240];
+	int d = live_dir(), k = (int)rnd(4);
+	dev_t dev = makedev((unsigned int)between(1, 300),
+			    (unsigned int)between(0, 1 << 19));
+
+	if (nobjs >= MAXOBJS)
+		return 0;
+	dir_path(d, dp, sizeof(dp));
+	new_leaf(leaf, sizeof(leaf), 'n');
+	join(path, sizeof(path), dp, leaf);
+	if (mknod(path, kinds[k] | 0640, k >= 2 ? dev : 0))
+		fail("mknod", path);
+	objs[nobjs].symlink = 3;	/* not a file: never opened */
+	objs[nobjs].size = 0;
+	objs[nobjs].nlink = 0;
+	if (add_name(d, leaf, nobjs++) < 0)
+		return 0;
+	logop("mknod %s %s", path, kind_names[k]);
+	maybe_sync(p, -1, NULL, dp);
+	return 1;
+}
+
+/* A write past 4 GiB into a file (sparse below).  Once a seed. */
+static int op_far(const struct profile *p)
+{
+	static int done;
+	char path[4400];
+	int n = live_name(0), fd;
+	long long off = (4LL << 30) + between(0, 1 << 20), len = pick_len();
+
+	if (done || n < 0)
+		return 0;
+	done = 1;
+	name_path(n, path, sizeof(path));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open", path);
+	write_at(fd, path, off, len);
+	if (off + len > objs[names[n].obj].size)
+		objs[names[n].obj].size = off + len;
+	logop("far %s %lld %lld", path, off, len);
+	maybe_sync(p, fd, path, NULL);
+	close(fd);
+	return 1;
+}
+
+/* The files held open: a child keeps them (and the mount busy) until the
+ * harness kills it after the shutdown (fcrand.sh's KW_AFTER). */
+static void hold_orphans(void)
+{
+	pid_t pid;
+	int null;
+
+	if (!nheld)
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		fail("fork", ".");
+	if (pid == 0) {
+		null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		/* Not forever, should the harness be gone. */
+		alarm(1200);
+		for (;;)
+			pause();
+	}
+	printf("holder %d (%d files unlinked and open)\n", (int)pid, nheld);
+}
+
 static int run(unsigned long long seed, const char *dir)
 {
 	struct fsconf c;
@@ -914,8 +1548,16 @@ static int run(unsigned long long seed, const char *dir)
 		/* The tail: a run of what fast commits carry, with no fsync of
 		 * a directory (a full commit) and nothing ineligible. */
 		if (done == p.nops - p.tail && p.tail) {
-			p.total -= p.weight[OP_XATTR] + p.weight[OP_RENAMEDIR];
-			p.weight[OP_XATTR] = p.weight[OP_RENAMEDIR] = 0;
+			static const enum op full[] = {
+				OP_XATTR, OP_RENAMEDIR, OP_EXCHANGE, OP_WHITEOUT,
+				OP_RENAMEPARENT, OP_INSERT, OP_COLLAPSE
+			};
+			unsigned int f;
+
+			for (f = 0; f < sizeof(full) / sizeof(full[0]); f++) {
+				p.total -= p.weight[full[f]];
+				p.weight[full[f]] = 0;
+			}
 			p.dirsync_pct = 0;
 			printf("tail %u\n", p.tail);
 		}
@@ -941,6 +1583,17 @@ static int run(unsigned long long seed, const char *dir)
 		case OP_MANY: ok = op_many(&p); break;
 		case OP_XATTR: ok = op_xattr(&p); break;
 		case OP_RENAMEDIR: ok = op_renamedir(&p); break;
+		case OP_SETATTR: ok = op_setattr(&p); break;
+		case OP_ORPHAN: ok = op_orphan(&p); break;
+		case OP_EXCHANGE: ok = op_exchange(&p); break;
+		case OP_NOREPLACE: ok = op_rename2(&p, 0); break;
+		case OP_WHITEOUT: ok = op_rename2(&p, 1); break;
+		case OP_RENAMEPARENT: ok = op_renameparent(&p); break;
+		case OP_INSERT:
+		case OP_COLLAPSE: ok = op_shift(&p, k == OP_INSERT); break;
+		case OP_INTERLEAVE: ok = op_interleave(&p); break;
+		case OP_FAR: ok = op_far(&p); break;
+		case OP_MKNOD: ok = op_mknod(&p); break;
 		default: ok = 0; break;
 		}
 		if (ok)
@@ -948,6 +1601,7 @@ static int run(unsigned long long seed, const char *dir)
 		else
 			g_op--;
 	}
+	hold_orphans();
 	printf("ops %u\n", done);
 	return 0;
 }
@@ -980,12 +1634,26 @@ static void describe(unsigned long long seed)
 	for (i = 0; i < OP_COUNT; i++)
 		if (p.weight[i])
 			printf(" %s", op_names[i]);
+	if (p.w.on) {
+		printf("; widened: %s%s, mount %s, shutdown %s, writes by",
+		       c.inode_size == 128 ? "128-byte inodes, " :
+		       c.inode_size == 512 ? "512-byte inodes, " : "",
+		       c.bigalloc ? (c.cluster == 65536 ? "64 KiB clusters" :
+				     "16-block clusters") : "no bigalloc",
+		       p.w.mopts, p.w.shutdown);
+		for (i = 0; i < WM_COUNT; i++)
+			if (p.w.wmode[i])
+				printf(" %s", wmode_names[i]);
+	} else {
+		printf("; classic");
+	}
 	putchar('\n');
 }
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fcgen mkfs SEED | describe SEED | run SEED DIR\n");
+	fprintf(stderr, "usage: fcgen mkfs|mount|shutdown|describe SEED | "
+		"run SEED DIR\n");
 	return 2;
 }
 
@@ -1005,6 +1673,20 @@ int main(int argc, char **argv)
 
 		fs_of(seed, &c);
 		print_mkfs(&c);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "mount")) {
+		struct wide w;
+
+		wide_of(seed, &w);
+		printf("%s\n", w.mopts);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "shutdown")) {
+		struct wide w;
+
+		wide_of(seed, &w);
+		printf("%s\n", w.shutdown);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "describe")) {

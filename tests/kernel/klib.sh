@@ -11,7 +11,7 @@
 # It skips the test (77) unless it runs as root on a machine that can
 # loop-mount ext4.  What it gives:
 #
-#   kernel_crash_image [-s SIZE] [-j JSIZE] [-k HOW] [-t TREE] [-p FUNC]
+#   kernel_crash_image [-c] [-s SIZE] [-j JSIZE] [-k HOW] [-t TREE] [-p FUNC]
 #                      WORKLOAD OUT.img [MKFS_OPTS [MOUNT_OPTS]]
 #       Makes OUT.img (and, with -j, the external journal OUT.jdev of JSIZE)
 #       in the state a crash leaves: mke2fs (lib.sh's mkimg, SIZE default
@@ -21,7 +21,8 @@
 #       live tree listed into TREE, EXT4_IOC_SHUTDOWN (HOW: nologflush,
 #       the default, or logflush), then a copy of the image taken before
 #       the umount.  Dies unless the copy has needs_recovery set and a
-#       journal with s_start != 0.  The image as the umount leaves it is
+#       journal with s_start != 0 (with -c a clean journal is taken too:
+#       HOW default flushes the log before the shutdown).  The image as the umount leaves it is
 #       kept too, as OUT.umounted.img (and .jdev).  A workload may set
 #       KW_AFTER to a command run after the copy and before the umount
 #       (to close the files it holds open, to wait for its writers); it
@@ -290,8 +291,10 @@ kernel_crash_image() {
 	_khow=nologflush
 	_ktree=
 	_kpre=
+	_kclean=
 	while :; do
 		case ${1:-} in
+		-c) _kclean=1; shift ;;
 		-s) _ksize=$2; shift 2 ;;
 		-j) _kjsize=$2; shift 2 ;;
 		-k) _khow=$2; shift 2 ;;
@@ -366,7 +369,12 @@ kernel_crash_image() {
 	_kst=$(journal_state "$_kout" ${_kjl:+"$_kbase.jdev"})
 	say "crash state of $_kout: $_kst"
 	case $_kst in
-	needs_recovery=yes\ start=0\ *|needs_recovery=no*)
+	needs_recovery=no*)
+		# The shutdown's default flag freezes the filesystem first: the
+		# log is flushed and checkpointed, nothing left to replay.
+		[ -n "$_kclean" ] ||
+			die "$_kout: the workload left no journal to replay ($_kst)" ;;
+	needs_recovery=yes\ start=0\ *)
 		die "$_kout: the workload left no journal to replay ($_kst)" ;;
 	needs_recovery=yes\ start=[1-9]*) ;;
 	*) die "$_kout: cannot read its journal state ($_kst)" ;;
