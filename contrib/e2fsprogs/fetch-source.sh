@@ -50,7 +50,7 @@ debian_version() {
 # DSC into DEST: dpkg-source, or by hand when a signature file it names
 # is missing.
 unpack() {
-	local dsc=$1 dest=$2 d f sum orig deb p
+	local dsc=$1 dest=$2 d f sum orig='' deb='' p
 	d=$(dirname "$dsc")
 	if dpkg-source --no-check -x "$dsc" "$dest"; then
 		return 0
@@ -58,13 +58,19 @@ unpack() {
 	echo "fetch-source: dpkg-source -x failed; unpacking $dsc by hand"
 	# The files the .dsc lists and sums, but a missing signature.
 	while read -r sum _ f; do
-		case $f in *.asc) [ -e "$d/$f" ] || continue ;; esac
+		case $f in
+		*.asc) [ -e "$d/$f" ] || continue ;;
+		*.orig.tar.*) orig=$d/$f ;;
+		*.debian.tar.*) deb=$d/$f ;;
+		esac
 		echo "$sum  $d/$f" | sha256sum -c --quiet - ||
 			{ echo "fetch-source: $f does not match $dsc" >&2; return 1; }
 	done < <(awk '/^Checksums-Sha256:/ { on = 1; next }
 		/^[^ ]/ { on = 0 } on && NF == 3' "$dsc")
-	orig=$(ls "$d"/e2fsprogs_*.orig.tar.* | grep -v '\.asc$' | head -n 1)
-	deb=$(ls "$d"/e2fsprogs_*.debian.tar.* | head -n 1)
+	if [ -z "$orig" ] || [ -z "$deb" ]; then
+		echo "fetch-source: $dsc names no orig or debian tarball" >&2
+		return 1
+	fi
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	tar -C "$dest" --strip-components=1 -xf "$orig"
@@ -176,10 +182,12 @@ SRC
 fi
 cd "$dir"
 if ! apt-get "${apt_opts[@]}" source "e2fsprogs=$debver"; then
-	# Everything but a missing signature, or a real failure.
+	# Everything but a missing signature (unpack() checks the files the
+	# .dsc names), or a real failure.
 	dsc=$dir/e2fsprogs_$debver.dsc
-	[ -f "$dsc" ] && ls "$dir"/e2fsprogs_"$version".orig.tar.gz \
-		"$dir"/e2fsprogs_"$debver".debian.tar.* >/dev/null 2>&1 ||
-		{ echo "fetch-source: apt-get source e2fsprogs=$debver failed" >&2; exit 1; }
+	if [ ! -f "$dsc" ]; then
+		echo "fetch-source: apt-get source e2fsprogs=$debver failed" >&2
+		exit 1
+	fi
 	unpack "$dsc" "$dir/e2fsprogs-$version"
 fi
