@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# compare-tests.sh --- the judge of the patch series: e2fsprogs 1.47.0's own
-# test suite, run on a stock build and on a build with the series and
+# compare-tests.sh --- the judge of the patch series: e2fsprogs' own test
+# suite, run on a stock build and on a build with the series and
 # --with-librecover, out of tree, side by side, from the same source.
 #
-#   bash contrib/e2fsprogs/compare-tests.sh [--journal-tests] [--oracle] WORKDIR
+#   bash contrib/e2fsprogs/compare-tests.sh [--version V] [--journal-tests]
+#        [--oracle] [--patched-only] WORKDIR
 #
+#   --version V      e2fsprogs V as Debian ships it (fetch-source.sh):
+#                    1.47.0 (the default, Debian 12), 1.46.2, 1.47.2 or
+#                    1.47.4; the series is contrib/e2fsprogs/series for
+#                    1.47.0, contrib/e2fsprogs/V/series for the others
 #   --journal-tests  run only e2fsprogs' journal tests (j_*, f_*jnl*,
 #                    f_*journal*, t_*jnl*, d_*journal*) instead of all
 #   --oracle         also run this checkout's oracle and integration tests
@@ -17,11 +22,13 @@
 #                    passes all of those)
 #
 # Steps, each timed (WORKDIR/times.txt):
-#   1. fetch-source.sh WORKDIR/src: apt-get source e2fsprogs (Debian 12's
-#      1.47.0-2: the orig tarball and Debian's patch), adding a deb-src
-#      entry when there is none (root);
+#   1. fetch-source.sh WORKDIR/src V: apt-get source e2fsprogs (for
+#      1.47.0 Debian 12's 1.47.0-2: the orig tarball and Debian's patch),
+#      adding a deb-src entry when there is none (root; another suite's
+#      through a private apt state);
 #   2. this checkout's librecover, built and installed in WORKDIR/prefix;
-#   3. WORKDIR/tree: the source unpacked (dpkg-source -x); WORKDIR/stock:
+#   3. WORKDIR/tree: the source unpacked (dpkg-source -x, or by hand when
+#      the mirror has no .asc: fetch-source.sh --unpack); WORKDIR/stock:
 #      ./configure --disable-nls && make -j2, then its tests;
 #   4. the series applied to the same tree (patch -p1, in series order),
 #      and to a pristine copy of the orig tarball (without Debian's
@@ -44,17 +51,30 @@ top=$(cd "$here/../.." && pwd)
 subset=
 oracle=
 patched_only=
+version=1.47.0
+usage="usage: $0 [--version V] [--journal-tests] [--oracle] [--patched-only] WORKDIR"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--journal-tests) subset=1; shift ;;
 	--oracle) oracle=1; shift ;;
 	--patched-only) patched_only=1; shift ;;
-	-h|--help) sed -n '4,35p' "$0"; exit 0 ;;
-	-*) echo "usage: $0 [--journal-tests] [--oracle] WORKDIR" >&2; exit 16 ;;
+	--version) version=${2:?--version needs a version}; shift 2 ;;
+	--version=*) version=${1#--version=}; shift ;;
+	-h|--help) sed -n '4,46p' "$0"; exit 0 ;;
+	-*) echo "$usage" >&2; exit 16 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || { echo "usage: $0 [--journal-tests] [--oracle] WORKDIR" >&2; exit 16; }
+[ $# -eq 1 ] || { echo "$usage" >&2; exit 16; }
+# The series for the version: 1.47.0's at the top, the others' in a folder
+# named after the version.
+if [ "$version" = 1.47.0 ]; then
+	series_dir=$here
+else
+	series_dir=$here/$version
+fi
+[ -f "$series_dir/series" ] ||
+	{ echo "compare-tests: no series for e2fsprogs $version ($series_dir/series)" >&2; exit 16; }
 mkdir -p "$1"
 work=$(cd "$1" && pwd)
 N="nice -n 10"
@@ -102,8 +122,8 @@ run_tests() {
 
 # 1. the source
 step fetch "apt-get source e2fsprogs in $work/src"
-bash "$here/fetch-source.sh" "$work/src"
-dsc=$(ls "$work"/src/e2fsprogs_1.47.0-*.dsc | head -n 1)
+bash "$here/fetch-source.sh" "$work/src" "$version"
+dsc=$(ls "$work"/src/e2fsprogs_"$version"-*.dsc | head -n 1)
 step_end
 
 # 2. librecover
@@ -122,7 +142,7 @@ export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFI
 # 3. stock
 step unpack "$dsc into $work/tree"
 rm -rf "$work/tree" "$work/stock" "$work/patched" "$work/noop"
-dpkg-source --no-check -x "$dsc" "$work/tree" > "$work/unpack.log" 2>&1 ||
+bash "$here/fetch-source.sh" --unpack "$dsc" "$work/tree" > "$work/unpack.log" 2>&1 ||
 	die_build "dpkg-source -x ($work/unpack.log)"
 step_end
 
@@ -144,24 +164,24 @@ if [ -z "$patched_only" ]; then
 fi
 
 # 4. patched
-step patch "the series onto $work/tree"
+step patch "the series for $version ($series_dir) onto $work/tree"
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
-	patch -d "$work/tree" -p1 -s < "$here/$p" || die_build "patch $p"
+	patch -d "$work/tree" -p1 -s -F0 < "$series_dir/$p" || die_build "patch $p"
 	echo "   applied $p"
-done < "$here/series"
+done < "$series_dir/series"
 # The series must also apply to the upstream tarball without Debian's own
 # patch (README): the same patches onto a pristine copy of the orig tarball.
-orig=$(ls "$work"/src/e2fsprogs_1.47.0.orig.tar.* | head -n 1)
+orig=$(ls "$work"/src/e2fsprogs_"$version".orig.tar.* | grep -v '\.asc$' | head -n 1)
 rm -rf "$work/orig"
 mkdir -p "$work/orig"
 tar -C "$work/orig" --strip-components=1 -xf "$orig" ||
 	die_build "unpack $orig"
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
-	patch -d "$work/orig" -p1 -s < "$here/$p" ||
+	patch -d "$work/orig" -p1 -s -F0 < "$series_dir/$p" ||
 		die_build "patch $p onto $(basename "$orig") without Debian's patch"
-done < "$here/series"
+done < "$series_dir/series"
 echo "   the series applies to $(basename "$orig") without Debian's patch too"
 rm -rf "$work/orig"
 step_end
