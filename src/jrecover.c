@@ -48,13 +48,22 @@ static void on_signal(int sig)
  */
 static errcode_t as_the_replay(struct cli *c, errcode_t err, recover_t *r)
 {
-	int fd;
+	char *path;
+	int fd, open_err;
 
 	if (c->mode != MODE_REPLAY || !(c->opts.flags & RECOVER_FL_DRY_RUN) ||
 	    err == RECOVER_ET_MOUNTED || err == RECOVER_ET_BUSY ||
 	    err == RECOVER_ET_LOOP_BUSY)
 		return err;
-	fd = open(c->device, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* The path alone: libext2fs takes what follows a '?' as io options
+	 * ("IMG?offset=N"). */
+	path = strdup(c->device);
+	if (!path)
+		return err ? err : ENOMEM;
+	path[strcspn(path, "?")] = '\0';
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	open_err = fd < 0 ? errno : 0;
+	free(path);
 	if (fd >= 0) {
 		struct stat st;
 		int ro = 0;
@@ -69,7 +78,7 @@ static errcode_t as_the_replay(struct cli *c, errcode_t err, recover_t *r)
 			return err;
 		err = EPERM;
 	} else {
-		err = errno;
+		err = open_err;
 	}
 	recover_close(*r);
 	*r = NULL;
