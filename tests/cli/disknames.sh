@@ -53,6 +53,10 @@ LO=$(losetup -f --show img.img 2> /dev/null) || {
 	LO=
 	skip "no loop device (losetup -f failed)"
 }
+# jrecover finds the file behind a loop device in sysfs: a root without
+# /sys mounted (a bare chroot) cannot show it.
+[ -e "/sys/block/${LO#/dev/}/loop/backing_file" ] ||
+	skip "no /sys/block/${LO#/dev/}/loop/backing_file (sysfs not mounted)"
 say "img.img is behind $LO"
 
 hashes() {

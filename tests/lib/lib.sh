@@ -73,6 +73,11 @@ die() {
 
 skip() {
 	say "SKIP: $*"
+	# A test that already failed a check fails: a skip must not hide it.
+	if [ "${NFAIL:-0}" -gt 0 ]; then
+		say "$TESTNAME: $NFAIL check(s) failed before the skip"
+		exit 1
+	fi
 	exit 77
 }
 
