@@ -17,9 +17,10 @@
 #                    (default: NATIVE_BUILDDIR/../build-s390x)
 #
 # Needs gcc-s390x-linux-gnu, qemu-user and faketime (contrib/install-deps.sh
-# --tests).  The s390x libraries (libext2fs, libcom_err, CMocka, libfaketime)
-# are fetched with apt-get download into CROSS_BUILDDIR/sysroot, with an apt
-# state of its own: the machine's apt and dpkg configuration are not touched.
+# --tests).  The s390x libraries (libext2fs, libcom_err, libblkid, CMocka,
+# libfaketime) are fetched with apt-get download into CROSS_BUILDDIR/sysroot,
+# with an apt state of its own: the machine's apt and dpkg configuration are
+# not touched.
 # libfaketime stops the clock in both runs, as the replay stamps times.
 #
 # One difference is libext2fs's own and is kept out of the corpora: an
@@ -67,7 +68,7 @@ if [ ! -f "$root/.done" ]; then
 		{ cat "$apt/update.log"; die "apt-get update (s390x) failed"; }
 	(cd "$apt/debs" && apt-get "${opts[@]}" -qq download libext2fs2 \
 		libext2fs-dev libcom-err2 comerr-dev libcmocka0 libcmocka-dev \
-		libfaketime) > "$apt/download.log" 2>&1 ||
+		libblkid1 libblkid-dev libfaketime) > "$apt/download.log" 2>&1 ||
 		{ cat "$apt/download.log"; die "apt-get download (s390x) failed"; }
 	for deb in "$apt"/debs/*.deb; do
 		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"

@@ -92,11 +92,11 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 mount -t proc proc "$root/proc" || { bad "cannot mount /proc in the root"; finish; }
 inroot() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"; }
 # The BuildRequires, as Debian names them: gcc, make, pkgconfig,
-# pkgconfig(ext2fs), pkgconfig(com_err), pkgconfig(libisal),
+# pkgconfig(ext2fs), pkgconfig(com_err), pkgconfig(blkid), pkgconfig(libisal),
 # pkgconfig(cmocka); then cpio to unpack the packages.
 if inroot sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	--no-install-recommends rpm rpmlint gcc libc6-dev make pkg-config \
-	libext2fs-dev comerr-dev libisal-dev libcmocka-dev e2fsprogs cpio' \
+	libext2fs-dev comerr-dev libblkid-dev libisal-dev libcmocka-dev e2fsprogs cpio' \
 	> "$work/apt.log" 2>&1; then
 	ok "fresh root $how, rpm tools installed ($(( $(date +%s) - t0 )) s)"
 else
