@@ -180,7 +180,7 @@ fi
 misplaced=$(awk '
 	$1 == "librecover" && $2 !~ /\/librecover\.so\.[0-9]/ ||
 	$1 == "jrecover" && $2 !~ /(\/sbin\/jrecover|\/man8\/jrecover\.8|\/completions\/jrecover)$/ ||
-	$1 == "librecover-devel" && $2 !~ /(\/include\/librecover\/|\/librecover\.so$|\/pkgconfig\/librecover\.pc$|\/man3\/|\/examples\/fsck-example\.c$)/' \
+	$1 == "librecover-devel" && $2 !~ /(\/include\/librecover\/|\/librecover\.so$|\/pkgconfig\/librecover\.pc$|\/man3\/|\/examples\/(fsck|partition)-example\.c$)/' \
 	"$work/packaged")
 if [ -z "$misplaced" ]; then
 	ok "each file is in its package (library; headers, .pc, man3, example; program)"
