@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fc_replay.h -- what the files of the fast-commit replay share, and
- * nothing else in lib/ needs: the view of the filesystem in memory
- * (fc_overlay.c) and the io manager over it (fc_io.c); the state of one
+ * fc_replay.h -- what the files of the fast-commit replay share: the view
+ * of the filesystem in memory (fc_overlay.c) and the io manager over it
+ * (fc_io.c), which the lifecycle also opens to look the journal up on the
+ * filesystem as the log leaves it (life_journal.c); the state of one
  * replay, and the editing of inodes (fc_inode.c), of extent trees and the
  * blocks they map (fc_extent.c) and of directories (fc_dir.c, fc_htree.c)
  * that the dispatch of the records (fc_replay.c) calls.  The layer's entry

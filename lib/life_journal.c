@@ -11,7 +11,9 @@
  *   - which journal superblock the end of a replay resets (r->reset): with
  *     a dump, the filesystem's own journal when it still holds that log.
  * And the one write it makes, at the start of a replay: -f's new checksum
- * of a journal device's ext2 superblock.
+ * of a journal device's ext2 superblock.  Before any write, the journal as
+ * the log leaves the filesystem is checked to be the same journal
+ * (journal_check_left()).
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
+#include "fc_replay.h"
 #include "life_journal.h"
 
 static int uuid_null(const unsigned char *u)
@@ -275,4 +278,155 @@ errcode_t journal_restore_inode(struct recover_struct *r)
 		return err;
 	r->inode_restored = 1;
 	return 0;
+}
+
+/* Is blk one of the n sorted blocks of v? */
+static int in_sorted(const uint64_t *v, size_t n, uint64_t blk)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == blk;
+}
+
+/* Does the replay write a copy of one of the n blocks of want (or, when
+ * tree is given, of the ntree sorted blocks of tree)? */
+static int log_writes(const struct pass_log *pl, const uint64_t *want,
+		      size_t n, const uint64_t *tree, size_t ntree)
+{
+	size_t i, k;
+
+	for (i = 0; i < pl->tags->n; i++) {
+		const struct jtag *t = &pl->tags->v[i];
+		int hit = tree && in_sorted(tree, ntree, t->fsblk);
+
+		for (k = 0; !hit && k < n; k++)
+			hit = t->fsblk == want[k];
+		if (hit && !pass_revoked(pl->revoke, t))
+			return 1;
+	}
+	return 0;
+}
+
+/* The block of fs holding inode ino's on-disk copy (0 if out of range). */
+static uint64_t inode_block(ext2_filsys fs, ext2_ino_t ino)
+{
+	unsigned long ipg = fs->super->s_inodes_per_group;
+	dgrp_t g;
+
+	if (!ino || !ipg || ino > fs->group_desc_count * ipg)
+		return 0;
+	g = (ino - 1) / ipg;
+	return ext2fs_inode_table_loc(fs, g) +
+	       (uint64_t)((ino - 1) % ipg) * EXT2_INODE_SIZE(fs->super) /
+	       fs->blocksize;
+}
+
+/* Do the two sources map the journal to the same blocks? */
+static int same_map(const struct jsource *a, const struct jsource *b)
+{
+	return a->blocks == b->blocks && a->nruns == b->nruns &&
+	       a->sb_block == b->sb_block &&
+	       (!a->nruns ||
+		!memcmp(a->runs, b->runs, a->nruns * sizeof(*a->runs)));
+}
+
+/*
+ * The journal on the view vfs of the filesystem as the log leaves it: the
+ * journal this replay reads, named and mapped as the filesystem names and
+ * maps it now?
+ */
+static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
+			    const struct pass_log *pl)
+{
+	struct ext2_super_block *es = r->fs->super, *vs = vfs->super;
+	struct jsource v;
+	uint64_t blk;
+	errcode_t err;
+	int same;
+
+	if (vfs->blocksize != r->fs->blocksize ||
+	    !ext2fs_has_feature_journal(vs))
+		return RECOVER_ET_LOG_MOVES_JOURNAL;
+	if (r->src.external)
+		return memcmp(vs->s_journal_uuid, es->s_journal_uuid, 16) ?
+		       RECOVER_ET_LOG_MOVES_JOURNAL : 0;
+	if (vs->s_journal_inum != es->s_journal_inum ||
+	    !uuid_null(vs->s_journal_uuid))
+		return RECOVER_ET_LOG_MOVES_JOURNAL;
+	err = jsource_open_inode(&v, vfs);
+	if (err)
+		return err == ENOMEM ? err : RECOVER_ET_LOG_MOVES_JOURNAL;
+	same = same_map(&v, &r->src);
+	/*
+	 * An inode e2fsck finds invalid after the replay it rebuilds from the
+	 * backup again; this replay rebuilt it before the log only, which is
+	 * the same when the log leaves the inode's block alone.
+	 */
+	if (same && v.from_backup) {
+		blk = inode_block(vfs, v.ino);
+		same = r->src.from_backup && blk &&
+		       !log_writes(pl, &blk, 1, NULL, 0);
+	}
+	jsource_close(&v);
+	return same ? 0 : RECOVER_ET_LOG_MOVES_JOURNAL;
+}
+
+/*
+ * e2fsck opens the filesystem again after its replay and checks the journal
+ * once more, under the superblock and the journal inode the log left.  A
+ * log that rewrites them to describe another journal (one copied whole from
+ * another filesystem into this one's journal inode brings that
+ * filesystem's superblock, group descriptors and inode table with it)
+ * leaves a journal e2fsck finds invalid: it deletes the journal and checks
+ * the whole filesystem, which a replay alone cannot match.  Refused before
+ * anything is written.  Only when the log writes a block that names the
+ * journal (the superblock's, the first group descriptors', the journal
+ * inode's, its block map's) is the view of the filesystem as the log leaves
+ * it (fc_overlay.c) opened and the journal looked up again there.
+ */
+errcode_t journal_check_left(struct recover_struct *r,
+			     const struct pass_log *pl)
+{
+	ext2_filsys fs = r->fs;
+	struct fc_overlay *o = NULL;
+	ext2_filsys vfs = NULL;
+	uint64_t want[3];
+	size_t n = 0;
+	errcode_t err;
+
+	if (!fs || !r->src.fs_journal || !pl->tags->n)
+		return 0;
+	want[n++] = SUPERBLOCK_OFFSET / fs->blocksize;
+	if (!r->src.external) {
+		want[n++] = ext2fs_descriptor_block_loc2(fs,
+				fs->super->s_first_data_block, 0);
+		want[n] = inode_block(fs, r->src.ino);
+		n += want[n] != 0;
+	}
+	if (!log_writes(pl, want, n, r->src.external ? NULL : r->src.tree,
+			r->src.ntree))
+		return 0;
+	err = fc_overlay_new(pl, fs, &o);
+	if (!err) {
+		err = fc_io_open(o, EXT2_FLAG_64BITS |
+				 EXT2_FLAG_IGNORE_CSUM_ERRORS |
+				 EXT2_FLAG_MASTER_SB_ONLY, &vfs);
+		/* e2fsck's own open of it fails: it stops, the log replayed. */
+		if (err && err != ENOMEM)
+			err = RECOVER_ET_LOG_MOVES_JOURNAL;
+	}
+	if (!err)
+		err = check_view(r, vfs, pl);
+	if (vfs)
+		ext2fs_free(vfs);
+	fc_overlay_free(o);
+	return err;
 }

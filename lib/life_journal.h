@@ -25,4 +25,13 @@ errcode_t journal_fix_jdev_csum(struct recover_struct *r);
  * rewritten from that backup (once), as e2fsck does before it replays. */
 errcode_t journal_restore_inode(struct recover_struct *r);
 
+/*
+ * Before anything is written: the superblock and journal inode the log
+ * leaves (pl's tags) still name and map this journal, as e2fsck's check
+ * after its replay needs; else RECOVER_ET_LOG_MOVES_JOURNAL.
+ */
+struct pass_log;
+errcode_t journal_check_left(struct recover_struct *r,
+			     const struct pass_log *pl);
+
 #endif /* LIFE_JOURNAL_H */

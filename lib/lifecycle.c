@@ -503,6 +503,11 @@ static errcode_t check_before_write(struct recover_struct *r)
 	err = check_device_size(r);
 	if (err)
 		return err;
+	/* A log that leaves the filesystem naming another journal (one
+	 * copied from another filesystem): e2fsck would delete it. */
+	err = journal_check_left(r, &pl);
+	if (err)
+		return err;
 	/* A fast-commit area the kernel would refuse, or records the replay
 	 * must not follow: refused before anything is written. */
 	if (r->fc.state == RECOVER_FC_CORRUPT)

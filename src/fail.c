@@ -214,6 +214,14 @@ static const struct {
 	  "overwrite while it reads on (jrecover -l lists them); "
 	  "save the journal (jrecover -s FILE) before letting "
 	  "e2fsck replay it" },
+	{ { RECOVER_ET_LOG_MOVES_JOURNAL },
+	  "nothing was written; the log would leave a superblock or "
+	  "journal inode that no longer name this journal, as a journal "
+	  "copied from another filesystem does: e2fsck would replay it, "
+	  "delete the journal and check the whole filesystem.  Check "
+	  "where the journal came from (jrecover -l lists the log's "
+	  "blocks); save it (jrecover -s FILE) before letting e2fsck "
+	  "run" },
 	{ { RECOVER_ET_JOURNAL_INODE },
 	  "nothing was written; e2fsck would delete the journal, "
 	  "losing its updates, then check the filesystem and make "

@@ -404,6 +404,25 @@ free_blocks() {
 	say $_l
 }
 
+# journal_transplant SRC DST: SRC's journal blocks copied over DST's, in order,
+# and DST's needs_recovery set, as a copy of one journal into another's
+# inode leaves them.
+journal_transplant() {
+	_bs=$(img_bs "$1")
+	debugfs -R "blocks <8>" "$1" 2>/dev/null | tr ' ' '\n' | grep . \
+		> "$SCRATCH/.src.bl" || die "no journal blocks in $1"
+	debugfs -R "blocks <8>" "$2" 2>/dev/null | tr ' ' '\n' | grep . \
+		> "$SCRATCH/.dst.bl" || die "no journal blocks in $2"
+	[ "$(wc -l < "$SCRATCH/.src.bl")" -le "$(wc -l < "$SCRATCH/.dst.bl")" ] ||
+		die "the journal of $1 is longer than that of $2"
+	paste "$SCRATCH/.src.bl" "$SCRATCH/.dst.bl" | while read -r _s _d; do
+		[ -n "$_d" ] || break
+		dd if="$1" of="$2" bs="$_bs" skip="$_s" seek="$_d" count=1 \
+			conv=notrunc status=none || exit 1
+	done || die "copying the journal of $1 into $2 failed"
+	printf 'feature needs_recovery\n' | dfs_quiet "$2"
+}
+
 # blist N...: the block numbers as a list for jw -b / jw -r, runs written
 # as ranges (debugfs reads command files in lines of at most 8 KiB).
 blist() {
