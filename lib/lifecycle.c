@@ -441,12 +441,8 @@ static errcode_t backup_end(struct recover_struct *r, int failed,
 	if (fs_error)
 		fs->super->s_state |= EXT2_ERROR_FS;
 	ext2fs_mark_super_dirty(fs);
-	err = ext2fs_close_free(&fs);
-	if (fs) {
-		fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY);
-		ext2fs_free(fs);
-	}
-	return err;
+	/* Frees fs whether or not the flush succeeds. */
+	return ext2fs_close_free(&fs);
 }
 
 /*
