@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,15 @@ static errcode_t open_handle(const struct recover_options *caller_opts,
 	err = load_options(&o, caller_opts);
 	if (err)
 		return err;
+	if ((o.superblock || o.block_size) && !device)
+		return about(&o, RECOVER_ABOUT_NONE, RECOVER_ET_BACKUP_UNSUPP);
+	if (o.block_size && (o.block_size < EXT2_MIN_BLOCK_SIZE ||
+			     o.block_size > EXT2_MAX_BLOCK_SIZE ||
+			     (o.block_size & (o.block_size - 1))))
+		return about(&o, RECOVER_ABOUT_NONE, RECOVER_ET_BLOCK_SIZE);
+	if (o.superblock > INT_MAX)
+		return about(&o, RECOVER_ABOUT_NONE,
+			     EXT2_ET_INVALID_ARGUMENT);
 	if (fs && !(fs->flags & EXT2_FLAG_RW) && !(o.flags & RECOVER_FL_DRY_RUN))
 		return about(&o, RECOVER_ABOUT_FS, EXT2_ET_RO_FILSYS);
 	if (alone) {

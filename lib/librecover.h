@@ -270,6 +270,29 @@ struct recover_options {
 	 * here.)  Spelt out as save_io_manager is.
 	 */
 	struct struct_io_manager *journal_io_manager;
+	/*
+	 * recover_open() only: read the filesystem through the backup
+	 * superblock at block superblock (in units of block_size), as
+	 * e2fsck -b SUPERBLOCK [-B BLOCKSIZE] does.  0: the primary
+	 * superblock.  block_size 0 tries 1024, 2048 ... 65536 in turn, as
+	 * e2fsck does, and takes the first size at which the filesystem
+	 * opens.  The journal is the one the backup names, and the end of
+	 * the replay leaves what e2fsck -b leaves (librecover(3),
+	 * "BACKUP SUPERBLOCKS"): the primary superblock and the primary
+	 * group descriptors are written from the backup's, read anew
+	 * after the replay; even with nothing to replay.  A log the
+	 * backup does not mark as needing recovery is refused
+	 * (RECOVER_ET_BACKUP_LOG_NO_FLAG, RECOVER_FL_FORCE too), and so
+	 * is a live fast-commit area (RECOVER_ET_BACKUP_FC).  io_manager
+	 * opens the filesystem a second time after the replay (to read the
+	 * backup anew, as e2fsck does): an undo manager would start a
+	 * second undo file, so do not set one.  A superblock
+	 * libext2fs does not open there is its error (EXT2_ET_BAD_MAGIC
+	 * ...).  recover_open_fs() and recover_open_journal() refuse a
+	 * nonzero superblock (RECOVER_ET_BACKUP_UNSUPP).
+	 */
+	unsigned long long superblock;
+	unsigned int	block_size;
 };
 
 /* Where the journal came from. */

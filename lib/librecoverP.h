@@ -82,6 +82,15 @@ struct recover_struct {
 	int		scanned, replayed;
 	errcode_t	scan_err;	/* a failed scan: returned from then on */
 	int		needs_recovery;	/* filesystem flag at open */
+	/*
+	 * recover_options.superblock: the backup superblock the filesystem
+	 * was opened through (0: the primary), the block size it was
+	 * opened with, and the flags of that open (the end of the replay
+	 * opens it there again, as e2fsck -b does).
+	 */
+	blk64_t		backup_sb;
+	unsigned int	backup_bs;
+	int		open_flags;
 	int		fix_jdev_csum;	/* -f: rewrite the journal device's
 					 * ext2 superblock checksum */
 	int		flag_clear_log;	/* has_journal clear, needs_recovery

@@ -68,6 +68,48 @@ static errcode_t check_features(struct recover_struct *r, int lib_ok)
 }
 
 /*
+ * ext2fs_open2() at the primary superblock, or at the backup the caller
+ * named (recover_options.superblock), as e2fsck -b opens it: with the
+ * block size given, or the first of 1024 ... 65536 at which the whole
+ * open succeeds (each try's handle freed unwritten).  libext2fs, opening
+ * a backup past block 1 with group descriptor checksums, clears the
+ * descriptors' BLOCK_UNINIT and INODE_UNINIT flags and bg_itable_unused
+ * in memory: what the end of the replay writes (backup_end()).
+ */
+static errcode_t open_at(struct recover_struct *r, const char *device,
+			 int flags)
+{
+	unsigned int bs = r->opts.block_size;
+	errcode_t err = 0;
+
+	if (!r->opts.superblock)
+		return ext2fs_open2(device, NULL, flags, 0, 0,
+				    r->opts.io_manager, &r->fs);
+	if (!bs) {
+		for (bs = EXT2_MIN_BLOCK_SIZE; bs <= EXT2_MAX_BLOCK_SIZE;
+		     bs *= 2) {
+			err = ext2fs_open2(device, NULL,
+					   flags | EXT2_FLAG_NOFREE_ON_ERROR,
+					   (int)r->opts.superblock, (int)bs,
+					   r->opts.io_manager, &r->fs);
+			if (r->fs) {
+				ext2fs_free(r->fs);
+				r->fs = NULL;
+			}
+			if (!err)
+				break;
+		}
+		if (err)
+			return err;
+	}
+	r->backup_sb = r->opts.superblock;
+	r->backup_bs = bs;
+	r->open_flags = flags;
+	return ext2fs_open2(device, NULL, flags, (int)r->opts.superblock,
+			    (int)bs, r->opts.io_manager, &r->fs);
+}
+
+/*
  * ext2fs_open() refused a feature it does not know: open again without
  * its check, then judge the features here.  EXT2_FLAG_FORCE skips nothing
  * else at open, and the superblock is never written from libext2fs's copy
@@ -80,8 +122,7 @@ static errcode_t open_forced(struct recover_struct *r, const char *device,
 {
 	errcode_t err;
 
-	err = ext2fs_open2(device, NULL, flags | EXT2_FLAG_FORCE, 0, 0,
-			   r->opts.io_manager, &r->fs);
+	err = open_at(r, device, flags | EXT2_FLAG_FORCE);
 	if (err)
 		return err;
 	if (ext2fs_has_feature_journal_dev(r->fs->super))
@@ -236,8 +277,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	/* MMP: mmp_begin() looks at the block; mmp_take() takes it before
 	 * the first write (lifecycle_replay()). */
 	flags |= EXT2_FLAG_SKIP_MMP;
-	err = ext2fs_open2(device, NULL, flags, 0, 0, r->opts.io_manager,
-			   &r->fs);
+	err = open_at(r, device, flags);
 	if (err == EXT2_ET_UNSUPP_FEATURE || err == EXT2_ET_RO_UNSUPP_FEATURE)
 		err = open_forced(r, device, flags);
 	else if (!err)
@@ -327,7 +367,9 @@ int lifecycle_needs_recovery(const struct recover_struct *r)
 {
 	if (!r->src.fs_journal)
 		return has_log(r);
-	return has_log(r) || r->sb.pub.errnum != 0 || r->src.from_backup;
+	/* e2fsck -b writes the primary superblock from the backup, always. */
+	return has_log(r) || r->sb.pub.errnum != 0 || r->src.from_backup ||
+	       r->backup_sb != 0;
 }
 
 /*
@@ -365,6 +407,45 @@ out:
 }
 
 /*
+ * The end of a replay through a backup superblock, as e2fsck -b ends it:
+ * e2fsck reopens the filesystem after its replay at the same backup (so
+ * what the log wrote there counts, and what it wrote over the primary
+ * superblock and descriptors does not), clears needs_recovery in that
+ * copy, marks it not clean after a failed recovery and with errors when
+ * the journal had s_errno, and closes it with the primary superblock
+ * alone to update: libext2fs then writes the primary superblock whole
+ * (s_block_group_nr 0) and the primary descriptors, with its open's
+ * changes (no UNINIT flags, bg_itable_unused 0), and on meta_bg every
+ * copy of each descriptor block.  The same open and close do it here,
+ * through the caller's io manager, without O_EXCL (the first handle
+ * holds it) and without MMP (the first handle holds that too).
+ */
+static errcode_t backup_end(struct recover_struct *r, int failed,
+			    int fs_error)
+{
+	ext2_filsys fs;
+	errcode_t err;
+
+	err = ext2fs_open2(r->fs->device_name, NULL,
+			   (r->open_flags & ~EXT2_FLAG_EXCLUSIVE) |
+			   EXT2_FLAG_SKIP_MMP, (int)r->backup_sb,
+			   (int)r->backup_bs, r->opts.io_manager, &fs);
+	if (err)
+		return err;
+	fs->now = time(NULL);
+	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
+	if (has_log(r))
+		ext2fs_clear_feature_journal_needs_recovery(fs->super);
+	if (failed)
+		fs->super->s_state &= ~EXT2_VALID_FS;
+	if (fs_error)
+		fs->super->s_state |= EXT2_ERROR_FS;
+	ext2fs_mark_super_dirty(fs);
+	/* Frees fs whether or not the flush succeeds. */
+	return ext2fs_close_free(&fs);
+}
+
+/*
  * The end of a replay whose blocks are written (dry: would be), in the
  * order that keeps a power cut harmless at every step: the replayed blocks
  * are durable before the journal lets go of its log, and the reset journal
@@ -390,7 +471,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * journal inode rewritten from its backup alone changes only the
 	 * superblock's count of bytes written, which it writes alone.
 	 */
-	if (has_log(r) || r->sb.pub.errnum) {
+	if ((has_log(r) || r->sb.pub.errnum) && !r->backup_sb) {
 		err = metabg_write_copies(r, dry);
 		if (err)
 			return err;
@@ -407,6 +488,14 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	if (!jsrc || r->scan.end_reason == RECOVER_END_TRUNCATED) {
 		r->life.dump_is_current = 0;
 		return 0;
+	}
+	/* Through a backup with nothing for the journal: e2fsck -b leaves
+	 * the journal alone and writes the primary from the backup. */
+	if (r->backup_sb && !has_log(r) && !r->sb.pub.errnum &&
+	    !r->src.from_backup) {
+		r->life.write_blocks += 1;
+		r->life.write_bytes += r->fs->blocksize;
+		return dry ? 0 : backup_end(r, failed, 0);
 	}
 	r->life.write_blocks += 2;
 	r->life.write_bytes += jsrc->blocksize + r->fs->blocksize;
@@ -439,7 +528,10 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	/* recover_fsck_replay(): the filesystem superblock is the caller's. */
 	if (r->fsck)
 		return 0;
-	err = update_fs_super(r, failed, fs_error);
+	if (r->backup_sb)
+		err = backup_end(r, failed, fs_error);
+	else
+		err = update_fs_super(r, failed, fs_error);
 	if (!err)
 		err = io_channel_flush(r->fs->io);
 	if (!err)
@@ -488,7 +580,20 @@ static errcode_t check_before_write(struct recover_struct *r)
 	 */
 	if (r->src.fs_journal && !r->needs_recovery &&
 	    r->sb.pub.start && !(r->opts.flags & RECOVER_FL_FORCE))
-		return RECOVER_ET_LOG_WITHOUT_FLAG;
+		return r->backup_sb ? RECOVER_ET_BACKUP_LOG_NO_FLAG :
+		       RECOVER_ET_LOG_WITHOUT_FLAG;
+	/*
+	 * Through a backup, e2fsck runs such a log with no question ("Recovery
+	 * flag not set in backup superblock, so running journal anyway") and
+	 * then checks the whole filesystem: never a replay alone, -f or not.
+	 */
+	if (r->backup_sb && r->src.fs_journal && !r->needs_recovery &&
+	    r->sb.pub.start)
+		return RECOVER_ET_BACKUP_LOG_NO_FLAG;
+	/* e2fsck -b would replay the fast commits and then stop on its
+	 * restart: not a result to match. */
+	if (r->backup_sb && r->fc.state == RECOVER_FC_LIVE)
+		return RECOVER_ET_BACKUP_FC;
 	/*
 	 * e2fsck goes on after a failed scan, replays nothing and resets the
 	 * journal; librecover stops unless told to do the same.

@@ -230,6 +230,14 @@ static const struct {
 	  "nothing was written; the kernel would discard this log at "
 	  "mount, e2fsck would replay it and then run a full check; "
 	  "-f replays it" },
+	{ { RECOVER_ET_BACKUP_LOG_NO_FLAG },
+	  "nothing was written; e2fsck -b would replay this log and then "
+	  "run a full check of the filesystem, which no replay alone "
+	  "gives; copy the image and run e2fsck -b on it" },
+	{ { RECOVER_ET_BACKUP_FC },
+	  "nothing was written; e2fsck -b would replay the fast commits "
+	  "and then stop with an error; run jrecover without -b once the "
+	  "primary superblock is good" },
 	{ { EXT2_ET_MMP_FAILED, EXT2_ET_MMP_FSCK_ON, EXT2_ET_MMP_UNKNOWN_SEQ,
 	    EXT2_ET_MMP_BAD_BLOCK, EXT2_ET_MMP_MAGIC_INVALID,
 	    EXT2_ET_MMP_CSUM_INVALID },
@@ -399,6 +407,18 @@ int fail(struct cli *c, errcode_t err, const char *what,
 
 	if (feature_advice(c, err))
 		a = feature_advice(c, err);
+	/* -b named a block where libext2fs found no filesystem to open. */
+	if (c->opts.superblock && !strcmp(what, "opening") &&
+	    c->error_about == RECOVER_ABOUT_FS &&
+	    (err == EXT2_ET_BAD_MAGIC || err == EXT2_ET_SB_CSUM_INVALID ||
+	     err == EXT2_ET_CORRUPT_SUPERBLOCK || err == EXT2_ET_SHORT_READ))
+		a = c->opts.block_size ?
+		    "nothing was written; -b names no backup superblock at "
+		    "that block of -B's size (dumpe2fs DEVICE | grep -i "
+		    "superblock lists them)" :
+		    "nothing was written; -b names no backup superblock at "
+		    "that block for any block size from 1024 to 65536 "
+		    "(dumpe2fs DEVICE | grep -i superblock lists them)";
 	if (readonly_advice(c, err, !strcmp(what, "opening")))
 		a = readonly_advice(c, err, !strcmp(what, "opening"));
 	/* Only the open refuses; later, the MMP block went bad under us. */

@@ -39,6 +39,8 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "foreign-journal", no_argument, NULL, OPT_FOREIGN },
 	{ "replay-stale-dump", no_argument, NULL, OPT_STALE_DUMP },
+	{ "superblock", required_argument, NULL, 'b' },
+	{ "block-size", required_argument, NULL, 'B' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -52,6 +54,8 @@ struct seen {
 	const char	*progress_fd;	/* -C FD, as given */
 	int		modes;		/* how many of -i, -l and -s */
 	int		fsck_opt;	/* -y, -p or -a: the last one given */
+	const char	*superblock;	/* -b N, as given */
+	const char	*block_size;	/* -B SIZE, as given */
 };
 
 static void usage(void)
@@ -71,6 +75,11 @@ static void usage(void)
 "  -s, --save FILE      write the raw journal to FILE (- for standard output),\n"
 "                       write nothing else (FILE new, empty or a dump: else\n"
 "                       exit 16)\n"
+"  -b, --superblock N   read the filesystem through the backup superblock at\n"
+"                       block N and leave what e2fsck -b N leaves: the primary\n"
+"                       superblock and group descriptors written from it\n"
+"  -B, --block-size SIZE  the block size N counts in (else tried from 1024 up,\n"
+"                       as e2fsck does)\n"
 "  -f, --force          go on where e2fsck would: a journal device with a bad\n"
 "                       checksum or without this filesystem as its user; on a\n"
 "                       corrupt log, reset the journal as e2fsck would; replay\n"
@@ -170,6 +179,12 @@ static int take_option(struct cli *c, struct seen *s, int ch)
 	case 'f':
 		c->opts.flags |= RECOVER_FL_FORCE;
 		break;
+	case 'b':
+		s->superblock = optarg;
+		break;
+	case 'B':
+		s->block_size = optarg;
+		break;
 	case 'q':
 		c->quiet = 1;
 		break;
@@ -234,6 +249,60 @@ static int take_progress_fd(struct cli *c, const char *arg)
 	return RUN_ON;
 }
 
+/* A decimal number from min to max for -b or -B, or -1. */
+static long long take_number(const char *arg, long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	if (arg[0] < '0' || arg[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+/* -b N and -B SIZE: RUN_ON, or EXIT_USAGE. */
+static int take_backup(struct cli *c, const struct seen *s)
+{
+	long long v;
+
+	if (s->block_size && !s->superblock) {
+		fprintf(stderr, "%s: -B %s: the block size of -b's backup "
+			"superblock, which is not given\n", prog,
+			s->block_size);
+		return EXIT_USAGE;
+	}
+	if (!s->superblock)
+		return RUN_ON;
+	v = take_number(s->superblock, 1, INT_MAX);
+	if (v < 0) {
+		fprintf(stderr, "%s: -b %s: not a block number from 1 to %d\n",
+			prog, s->superblock, INT_MAX);
+		return EXIT_USAGE;
+	}
+	c->opts.superblock = (unsigned long long)v;
+	if (s->block_size) {
+		v = take_number(s->block_size, 1024, 65536);
+		if (v < 0 || (v & (v - 1))) {
+			fprintf(stderr, "%s: -B %s: not a block size (1024, "
+				"2048 ... 65536)\n", prog, s->block_size);
+			return EXIT_USAGE;
+		}
+		c->opts.block_size = (unsigned int)v;
+	}
+	if (c->undo_path) {
+		fprintf(stderr, "%s: -b and -z exclude each other: the replay "
+			"reads the backup superblock again at its end, which "
+			"an undo file cannot follow (copy the image first)\n",
+			prog);
+		return EXIT_USAGE;
+	}
+	return RUN_ON;
+}
+
 /*
  * The operand and the options that exclude each other, in the order the
  * errors are reported; RUN_ON, or the status to exit with.
@@ -266,6 +335,11 @@ static int check_operands(struct cli *c, const struct seen *s, int argc,
 			"and -s\n", prog, s->fsck_opt);
 		return EXIT_USAGE;
 	}
+	if (c->dump_alone && s->superblock) {
+		fprintf(stderr, "%s: -b reads a filesystem: a saved journal "
+			"on its own has no backup superblock\n", prog);
+		return EXIT_USAGE;
+	}
 	if (!c->dump_alone)
 		c->device = argv[optind];
 	if (c->save_path && !strcmp(c->save_path, "-") &&
@@ -283,15 +357,18 @@ static int check_operands(struct cli *c, const struct seen *s, int argc,
  */
 int parse_options(struct cli *c, int argc, char **argv)
 {
-	struct seen s = { NULL, 0, 0 };
+	struct seen s = { NULL, 0, 0, NULL, NULL };
 	int ch, status;
 
-	while ((ch = getopt_long(argc, argv, "nj:z:ils:fqvypaC:Vh", longopts,
-				 NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "nj:z:ils:fb:B:qvypaC:Vh",
+				 longopts, NULL)) != -1) {
 		status = take_option(c, &s, ch);
 		if (status != RUN_ON)
 			return status;
 	}
+	status = take_backup(c, &s);
+	if (status != RUN_ON)
+		return status;
 	if (s.progress_fd) {
 		status = take_progress_fd(c, s.progress_fd);
 		if (status != RUN_ON)

@@ -12,8 +12,13 @@
  * the image without EXT2_FLAG_FORCE?  It prints which shared object
  * answered.
  *
- * usage: sbfeature IMAGE incompat|ro_compat +MASK|-MASK
- *        sbfeature IMAGE show        (prints the three feature words, hex)
+ * A backup superblock is reached with -o BYTES, its byte offset in the
+ * image (e2fsck -b N -B SIZE reads it at N * SIZE): the tests of -b need a
+ * backup marked as needing recovery, as the kernel's online resize leaves
+ * them, which no libext2fs tool writes.
+ *
+ * usage: sbfeature [-o BYTES] IMAGE incompat|ro_compat +MASK|-MASK
+ *        sbfeature [-o BYTES] IMAGE show (prints the three feature words, hex)
  *        sbfeature IMAGE opens       ("opens: libext2fs PATH" or
  *                                     "refused: libext2fs PATH: ERROR")
  * exit:  0 done (opens: libext2fs opened it), 1 error, 2 usage,
@@ -81,14 +86,28 @@ int main(int argc, char **argv)
 	unsigned long mask;
 	char *end;
 	int fd, off, show;
+	off_t at = SB_OFF;
 	uint32_t w;
 
+	if (argc > 3 && !strcmp(argv[1], "-o")) {
+		errno = 0;
+		at = (off_t)strtoull(argv[2], &end, 0);
+		if (errno || *end || argv[2][0] == '\0') {
+			fprintf(stderr, "sbfeature: %s: not an offset\n",
+				argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc == 3 && !strcmp(argv[2], "opens"))
 		return opens(argv[1]);
 	show = argc == 3 && !strcmp(argv[2], "show");
 	if (!show && (argc != 4 || (argv[3][0] != '+' && argv[3][0] != '-'))) {
-		fprintf(stderr, "usage: sbfeature IMAGE incompat|ro_compat "
-			"+MASK|-MASK\n       sbfeature IMAGE show|opens\n");
+		fprintf(stderr, "usage: sbfeature [-o BYTES] IMAGE "
+			"incompat|ro_compat +MASK|-MASK\n"
+			"       sbfeature [-o BYTES] IMAGE show\n"
+			"       sbfeature IMAGE opens\n");
 		return 2;
 	}
 	if (show)
@@ -103,7 +122,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fd = open(argv[1], show ? O_RDONLY : O_RDWR);
-	if (fd < 0 || pread(fd, sb, SB_SIZE, SB_OFF) != SB_SIZE) {
+	if (fd < 0 || pread(fd, sb, SB_SIZE, at) != SB_SIZE) {
 		fprintf(stderr, "sbfeature: %s: %s\n", argv[1],
 			fd < 0 ? strerror(errno) : "cannot read the superblock");
 		return 1;
@@ -126,7 +145,7 @@ int main(int argc, char **argv)
 	if (le32(sb + OFF_RO_COMPAT) & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		put_le32(sb + OFF_CHECKSUM,
 			 ext2fs_crc32c_le(~0U, sb, OFF_CHECKSUM));
-	if (pwrite(fd, sb, SB_SIZE, SB_OFF) != SB_SIZE || fsync(fd)) {
+	if (pwrite(fd, sb, SB_SIZE, at) != SB_SIZE || fsync(fd)) {
 		fprintf(stderr, "sbfeature: %s: cannot write the superblock\n",
 			argv[1]);
 		return 1;

@@ -1,0 +1,203 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# backup-sb.sh --- jrecover -b N [-B SIZE]: the filesystem read through a
+# backup superblock, against e2fsck -b N [-B SIZE] -y -E journal_only on
+# a copy of the same image (doc/e2fsprogs.md, "e2fsck -b").
+#
+# e2fsck -b reads the backup and its group descriptors, replays the journal
+# the backup names, reopens the filesystem at the same backup and writes
+# the primary superblock and descriptors from it.  libext2fs writes no
+# backup marked as needing recovery; the kernel's online resize does (it
+# copies the live primary).  The cases mark the backup with sbfeature -o,
+# and each is run with the primary intact and zeroed (the real use):
+#
+#   flag-*        the backup marks needs_recovery, debugfs wrote a log: a
+#                 replay, the primary from the backup without the flag;
+#                 e2fsck then restarts, finds the flag again in the backup
+#                 and stops ("unable to set superblock flags", exit 12):
+#                 the image is what it leaves, jrecover exits 1
+#   clean-*       no log, no flag: only the primary from the backup
+#                 (e2fsck exits 0, jrecover 1: the filesystem changed)
+#   noflag-log    a log, the backup not marked: e2fsck replays it and
+#                 runs a full check; jrecover refuses (8), -f too, and
+#                 writes nothing
+#   badsb         -b at a block that holds no superblock: both exit 8 and
+#                 write nothing
+#   1k-*          1 KiB blocks, -b 8193; 4 KiB blocks, -b 32768; each with
+#                 -B and without (the size found by trying, as e2fsck does)
+#   metabg-*, ss2-*, fc-*
+#                 meta_bg (every copy of each descriptor block rewritten),
+#                 sparse_super2 (the backup in group 1), fast_commit with
+#                 an empty fast-commit area (a full-commit log)
+#
+# Each comparison allows what the project's comparison allows (s_wtime,
+# s_kbytes_written, the checksum): imgcmp -s.  -n and -i with -b write
+# nothing; after the replay, jrecover without -b finds nothing to do.
+
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
+
+need_built "$JRECOVER" "$IMGCMP"
+SBFEATURE=$top_builddir/tests/oracle/sbfeature
+need_built "$SBFEATURE"
+
+cd "$SCRATCH" || die "no scratch directory"
+
+NEEDS_RECOVERY=0x4
+
+# mark_backup IMG BLOCK BS: set needs_recovery in the backup at BLOCK.
+mark_backup() {
+	"$SBFEATURE" -o $(($2 * $3)) "$1" incompat +$NEEDS_RECOVERY ||
+		die "sbfeature failed on $1"
+}
+
+# zero_primary IMG: the primary superblock gone.
+zero_primary() {
+	dd if=/dev/zero of="$1" bs=1024 seek=1 count=1 conv=notrunc \
+		2> /dev/null || die "dd failed"
+}
+
+# log_two IMG: one transaction of two data blocks, in free blocks.
+log_two() {
+	# shellcheck disable=SC2046
+	set -- "$1" $(free_blocks "$1" 2)
+	mkdata two.bin "$(img_bs "$1")" 2 -s 21
+	jtxn "$1" -b "$2,$3" two.bin
+}
+
+# bsb_compare E2FSCK_RC JRECOVER_RC IMG OPTS...: e2fsck OPTS -y -E
+# journal_only on a copy, jrecover OPTS on another; -n and -i first (no
+# write).  JRECOVER_RC 8: jrecover must write nothing (e2fsck's result is
+# not compared).  Else the two results must be the same, and jrecover
+# without -b must then find nothing to do.
+bsb_compare() {
+	_ee=$1
+	_je=$2
+	_img=$3
+	shift 3
+	case_begin "${_img%.img}" "$*: expect e2fsck $_ee, jrecover $_je"
+	_a=$_case.e2fsck.img
+	_b=$_case.jrecover.img
+	show_journal "$_img"
+	copy_img "$_img" "$_a"
+	copy_img "$_img" "$_b"
+	run env E2FSCK_TIME=$FAKE_TIME e2fsck "$@" -y -E journal_only "$_a"
+	[ "$RUN_RC" -eq "$_ee" ] ||
+		fail "$_case: e2fsck exited $RUN_RC, the test expected $_ee"
+	jrecover -n "$@" "$_b"
+	[ "$RUN_RC" -eq "$_je" ] ||
+		fail "$_case: jrecover -n exited $RUN_RC, expected $_je"
+	same_as "$_b" "" "$_img" "" || {
+		fail "$_case: jrecover -n changed the image"
+		copy_img "$_img" "$_b"
+	}
+	jrecover -i "$@" "$_b"
+	case $_je:$RUN_RC in
+	*:0|8:8) ;;
+	*) fail "$_case: jrecover -i exited $RUN_RC, not 0" ;;
+	esac
+	same_as "$_b" "" "$_img" "" || {
+		fail "$_case: jrecover -i changed the image"
+		copy_img "$_img" "$_b"
+	}
+	jrecover "$@" "$_b"
+	[ "$RUN_RC" -eq "$_je" ] ||
+		fail "$_case: jrecover exited $RUN_RC, expected $_je"
+	if [ "$_je" -eq 8 ]; then
+		same_as "$_b" "" "$_img" "" ||
+			fail "$_case: jrecover exited 8 but changed the image"
+		case_end
+		return
+	fi
+	imgcmp_case "$_case: jrecover's image differs from e2fsck's" \
+		"$_a" "$_b" -s
+	copy_img "$_b" "$_case.once.img"
+	jrecover "$_b"
+	[ "$RUN_RC" -eq 0 ] ||
+		fail "$_case: jrecover without -b after it exited $RUN_RC, not 0"
+	same_as "$_b" "" "$_case.once.img" "" ||
+		fail "$_case: jrecover without -b after it changed the image"
+	rm -f "$_case.once.img"
+	case_end
+}
+
+# each_way IMG E2FSCK_RC JRECOVER_RC OPTS...: IMG as it is, then with its
+# primary superblock zeroed (IMG-zeroed.img).
+each_way() {
+	_ew=$1
+	_ew_e=$2
+	_ew_j=$3
+	shift 3
+	bsb_compare "$_ew_e" "$_ew_j" "$_ew" "$@"
+	copy_img "$_ew" "${_ew%.img}-zeroed.img"
+	zero_primary "${_ew%.img}-zeroed.img"
+	bsb_compare "$_ew_e" "$_ew_j" "${_ew%.img}-zeroed.img" "$@"
+}
+
+# --- 4 KiB blocks, backup in group 1 at 32768 ---------------------------------
+mkimg flag-4k.img 256M
+log_two flag-4k.img
+mark_backup flag-4k.img 32768 4096
+each_way flag-4k.img 12 1 -b 32768 -B 4096
+copy_img flag-4k.img flag-4k-nob.img
+zero_primary flag-4k-nob.img
+bsb_compare 12 1 flag-4k-nob.img -b 32768
+
+mkimg clean-4k.img 256M
+each_way clean-4k.img 0 1 -b 32768 -B 4096
+copy_img clean-4k.img clean-4k-nob.img
+zero_primary clean-4k-nob.img
+bsb_compare 0 1 clean-4k-nob.img -b 32768
+
+mkimg noflag-log.img 256M
+log_two noflag-log.img
+bsb_compare 1 8 noflag-log.img -b 32768 -B 4096
+copy_img noflag-log.img noflag-log-f.img
+zero_primary noflag-log-f.img
+case_begin noflag-log-f "-f -b 32768: refused too"
+copy_img noflag-log-f.img noflag-log-f.jrecover.img
+jrecover -f -b 32768 noflag-log-f.jrecover.img
+[ "$RUN_RC" -eq 8 ] || fail "noflag-log-f: jrecover -f -b exited $RUN_RC, not 8"
+same_as noflag-log-f.jrecover.img "" noflag-log-f.img "" ||
+	fail "noflag-log-f: jrecover -f -b changed the image"
+case_end
+
+# No superblock at block 100 (an inode table or bitmap).
+copy_img flag-4k.img badsb.img
+bsb_compare 8 8 badsb.img -b 100 -B 4096
+copy_img flag-4k.img badsb-nob.img
+bsb_compare 8 8 badsb-nob.img -b 100
+
+# --- 1 KiB blocks, backup in group 1 at 8193 ----------------------------------
+mkimg flag-1k.img 64M -b 1024
+log_two flag-1k.img
+mark_backup flag-1k.img 8193 1024
+each_way flag-1k.img 12 1 -b 8193 -B 1024
+copy_img flag-1k.img flag-1k-nob.img
+zero_primary flag-1k-nob.img
+bsb_compare 12 1 flag-1k-nob.img -b 8193
+
+mkimg clean-1k.img 64M -b 1024
+copy_img clean-1k.img clean-1k-nob.img
+zero_primary clean-1k-nob.img
+bsb_compare 0 1 clean-1k-nob.img -b 8193
+
+# --- meta_bg: each metagroup's descriptor block in groups 0/1 and last -------
+mkimg metabg.img 512M -O meta_bg,^resize_inode
+log_two metabg.img
+mark_backup metabg.img 32768 4096
+each_way metabg.img 12 1 -b 32768 -B 4096
+
+# --- sparse_super2: backups in group 1 and the last group ---------------------
+mkimg ss2.img 512M -O sparse_super2
+log_two ss2.img
+mark_backup ss2.img 32768 4096
+each_way ss2.img 12 1 -b 32768 -B 4096
+
+# --- fast_commit, its area empty: the log of full commits ---------------------
+mkimg fc.img 256M -O fast_commit
+log_two fc.img
+mark_backup fc.img 32768 4096
+each_way fc.img 12 1 -b 32768 -B 4096
+
+end_test
