@@ -118,10 +118,12 @@ static errcode_t fwd_open(const char *name, int flags, io_channel *ret)
 }
 
 /* A filesystem opened on the view o, with libext2fs's open flags. */
-errcode_t fc_io_open(struct fc_overlay *o, int flags, ext2_filsys *ret)
+errcode_t fc_io_open(struct fc_overlay *o, int flags, blk64_t superblock,
+		     unsigned int block_size, ext2_filsys *ret)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), "fcio:%p", (void *)o);
-	return ext2fs_open2(name, NULL, flags, 0, 0, &fwd_manager, ret);
+	return ext2fs_open2(name, NULL, flags, (int)superblock,
+			    (int)block_size, &fwd_manager, ret);
 }

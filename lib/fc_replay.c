@@ -341,7 +341,7 @@ errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
 		return err;
 	err = fc_io_open(o, EXT2_FLAG_RW | EXT2_FLAG_64BITS |
 			 EXT2_FLAG_IGNORE_CSUM_ERRORS |
-			 EXT2_FLAG_MASTER_SB_ONLY, &c.fs);
+			 EXT2_FLAG_MASTER_SB_ONLY, 0, 0, &c.fs);
 	if (err)
 		goto out;
 	c.isize = EXT2_INODE_SIZE(c.fs->super);

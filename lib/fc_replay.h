@@ -37,8 +37,10 @@ errcode_t fc_overlay_rw(struct fc_overlay *o, unsigned long long off,
 errcode_t fc_overlay_write_out(struct fc_overlay *o, io_channel io,
 			       unsigned long long *bytes);
 void fc_overlay_free(struct fc_overlay *o);
-/* A filesystem opened on the view, with libext2fs's open flags. */
-errcode_t fc_io_open(struct fc_overlay *o, int flags, ext2_filsys *ret);
+/* A filesystem opened on the view, with libext2fs's open flags, at the
+ * superblock given (0: the primary; else in units of block_size). */
+errcode_t fc_io_open(struct fc_overlay *o, int flags, blk64_t superblock,
+		     unsigned int block_size, ext2_filsys *ret);
 
 /* ---- one replay ---------------------------------------------------------- */
 

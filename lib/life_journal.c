@@ -398,16 +398,21 @@ errcode_t journal_check_left(struct recover_struct *r,
 	ext2_filsys fs = r->fs;
 	struct fc_overlay *o = NULL;
 	ext2_filsys vfs = NULL;
-	uint64_t want[3];
+	uint64_t want[3], sb;
 	size_t n = 0;
 	errcode_t err;
 
 	if (!fs || !r->src.fs_journal || !pl->tags->n)
 		return 0;
-	want[n++] = SUPERBLOCK_OFFSET / fs->blocksize;
+	/* With a backup superblock (-b), e2fsck opens the filesystem at it
+	 * again after its replay. */
+	sb = r->backup_sb ? r->backup_sb * r->backup_bs / fs->blocksize :
+	     SUPERBLOCK_OFFSET / fs->blocksize;
+	want[n++] = sb;
 	if (!r->src.external) {
 		want[n++] = ext2fs_descriptor_block_loc2(fs,
-				fs->super->s_first_data_block, 0);
+				r->backup_sb ? sb : fs->super->s_first_data_block,
+				0);
 		want[n] = inode_block(fs, r->src.ino);
 		n += want[n] != 0;
 	}
@@ -418,7 +423,8 @@ errcode_t journal_check_left(struct recover_struct *r,
 	if (!err) {
 		err = fc_io_open(o, EXT2_FLAG_64BITS |
 				 EXT2_FLAG_IGNORE_CSUM_ERRORS |
-				 EXT2_FLAG_MASTER_SB_ONLY, &vfs);
+				 EXT2_FLAG_MASTER_SB_ONLY, r->backup_sb,
+				 r->backup_bs, &vfs);
 		/* e2fsck's own open of it fails: it stops, the log replayed. */
 		if (err && err != ENOMEM)
 			err = RECOVER_ET_LOG_MOVES_JOURNAL;

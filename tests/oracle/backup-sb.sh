@@ -17,6 +17,8 @@
 #                 e2fsck then restarts, finds the flag again in the backup
 #                 and stops ("unable to set superblock flags", exit 12):
 #                 the image is what it leaves, jrecover exits 1
+#   sblog-*       as flag-*, the log holding the superblock's block, the
+#                 first descriptors' and the journal inode's table block
 #   clean-*       no log, no flag: only the primary from the backup
 #                 (e2fsck exits 0, jrecover 1: the filesystem changed)
 #   noflag-log    a log, the backup not marked: e2fsck replays it and
@@ -142,6 +144,20 @@ each_way flag-4k.img 12 1 -b 32768 -B 4096
 copy_img flag-4k.img flag-4k-nob.img
 zero_primary flag-4k-nob.img
 bsb_compare 12 1 flag-4k-nob.img -b 32768
+
+# The log holds the blocks a kernel logs: the superblock's, the first
+# group descriptors' and the journal inode's inode table block (the journal
+# is looked up again after the replay, at the backup, as e2fsck does).
+mkimg sblog-4k.img 256M
+it=$(debugfs -R "imap <8>" sblog-4k.img 2>/dev/null |
+	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
+[ -n "$it" ] || die "no inode table block for inode 8"
+for b in 0 1 "$it"; do
+	dd if=sblog-4k.img bs=4096 skip="$b" count=1 status=none
+done > sblog-4k.data || die "dd failed"
+jtxn sblog-4k.img -b "0,1,$it" sblog-4k.data
+mark_backup sblog-4k.img 32768 4096
+each_way sblog-4k.img 12 1 -b 32768 -B 4096
 
 mkimg clean-4k.img 256M
 each_way clean-4k.img 0 1 -b 32768 -B 4096
