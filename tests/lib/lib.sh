@@ -423,6 +423,76 @@ journal_transplant() {
 	printf 'feature needs_recovery\n' | dfs_quiet "$2"
 }
 
+# --- backup superblocks (jrecover -b, e2fsck -b) ------------------------------
+
+# mark_backup IMG BLOCK BS: set needs_recovery in the backup at BLOCK.
+mark_backup() {
+	"$top_builddir/tests/oracle/sbfeature" -o $(($2 * $3)) "$1" incompat +0x4 ||
+		die "sbfeature failed on $1"
+}
+
+# zero_primary IMG: the primary superblock gone.
+zero_primary() {
+	dd if=/dev/zero of="$1" bs=1024 seek=1 count=1 conv=notrunc \
+		2> /dev/null || die "dd failed"
+}
+
+# bsb_compare E2FSCK_RC JRECOVER_RC IMG OPTS...: e2fsck OPTS -y -E
+# journal_only on a copy, jrecover OPTS on another; -n and -i first (no
+# write).  JRECOVER_RC 8: jrecover must write nothing (e2fsck's result is
+# not compared).  Else the two results must be the same, and jrecover
+# without -b must then find nothing to do.
+bsb_compare() {
+	_ee=$1
+	_je=$2
+	_img=$3
+	shift 3
+	case_begin "${_img%.img}" "$*: expect e2fsck $_ee, jrecover $_je"
+	_a=$_case.e2fsck.img
+	_b=$_case.jrecover.img
+	show_journal "$_img"
+	copy_img "$_img" "$_a"
+	copy_img "$_img" "$_b"
+	run env E2FSCK_TIME=$FAKE_TIME e2fsck "$@" -y -E journal_only "$_a"
+	[ "$RUN_RC" -eq "$_ee" ] ||
+		fail "$_case: e2fsck exited $RUN_RC, the test expected $_ee"
+	jrecover -n "$@" "$_b"
+	[ "$RUN_RC" -eq "$_je" ] ||
+		fail "$_case: jrecover -n exited $RUN_RC, expected $_je"
+	same_as "$_b" "" "$_img" "" || {
+		fail "$_case: jrecover -n changed the image"
+		copy_img "$_img" "$_b"
+	}
+	jrecover -i "$@" "$_b"
+	case $_je:$RUN_RC in
+	*:0|8:8) ;;
+	*) fail "$_case: jrecover -i exited $RUN_RC, not 0" ;;
+	esac
+	same_as "$_b" "" "$_img" "" || {
+		fail "$_case: jrecover -i changed the image"
+		copy_img "$_img" "$_b"
+	}
+	jrecover "$@" "$_b"
+	[ "$RUN_RC" -eq "$_je" ] ||
+		fail "$_case: jrecover exited $RUN_RC, expected $_je"
+	if [ "$_je" -eq 8 ]; then
+		same_as "$_b" "" "$_img" "" ||
+			fail "$_case: jrecover exited 8 but changed the image"
+		case_end
+		return
+	fi
+	imgcmp_case "$_case: jrecover's image differs from e2fsck's" \
+		"$_a" "$_b" -s
+	copy_img "$_b" "$_case.once.img"
+	jrecover "$_b"
+	[ "$RUN_RC" -eq 0 ] ||
+		fail "$_case: jrecover without -b after it exited $RUN_RC, not 0"
+	same_as "$_b" "" "$_case.once.img" "" ||
+		fail "$_case: jrecover without -b after it changed the image"
+	rm -f "$_case.once.img"
+	case_end
+}
+
 # blist N...: the block numbers as a list for jw -b / jw -r, runs written
 # as ranges (debugfs reads command files in lines of at most 8 KiB).
 blist() {

@@ -45,82 +45,12 @@ need_built "$SBFEATURE"
 
 cd "$SCRATCH" || die "no scratch directory"
 
-NEEDS_RECOVERY=0x4
-
-# mark_backup IMG BLOCK BS: set needs_recovery in the backup at BLOCK.
-mark_backup() {
-	"$SBFEATURE" -o $(($2 * $3)) "$1" incompat +$NEEDS_RECOVERY ||
-		die "sbfeature failed on $1"
-}
-
-# zero_primary IMG: the primary superblock gone.
-zero_primary() {
-	dd if=/dev/zero of="$1" bs=1024 seek=1 count=1 conv=notrunc \
-		2> /dev/null || die "dd failed"
-}
-
 # log_two IMG: one transaction of two data blocks, in free blocks.
 log_two() {
 	# shellcheck disable=SC2046
 	set -- "$1" $(free_blocks "$1" 2)
 	mkdata two.bin "$(img_bs "$1")" 2 -s 21
 	jtxn "$1" -b "$2,$3" two.bin
-}
-
-# bsb_compare E2FSCK_RC JRECOVER_RC IMG OPTS...: e2fsck OPTS -y -E
-# journal_only on a copy, jrecover OPTS on another; -n and -i first (no
-# write).  JRECOVER_RC 8: jrecover must write nothing (e2fsck's result is
-# not compared).  Else the two results must be the same, and jrecover
-# without -b must then find nothing to do.
-bsb_compare() {
-	_ee=$1
-	_je=$2
-	_img=$3
-	shift 3
-	case_begin "${_img%.img}" "$*: expect e2fsck $_ee, jrecover $_je"
-	_a=$_case.e2fsck.img
-	_b=$_case.jrecover.img
-	show_journal "$_img"
-	copy_img "$_img" "$_a"
-	copy_img "$_img" "$_b"
-	run env E2FSCK_TIME=$FAKE_TIME e2fsck "$@" -y -E journal_only "$_a"
-	[ "$RUN_RC" -eq "$_ee" ] ||
-		fail "$_case: e2fsck exited $RUN_RC, the test expected $_ee"
-	jrecover -n "$@" "$_b"
-	[ "$RUN_RC" -eq "$_je" ] ||
-		fail "$_case: jrecover -n exited $RUN_RC, expected $_je"
-	same_as "$_b" "" "$_img" "" || {
-		fail "$_case: jrecover -n changed the image"
-		copy_img "$_img" "$_b"
-	}
-	jrecover -i "$@" "$_b"
-	case $_je:$RUN_RC in
-	*:0|8:8) ;;
-	*) fail "$_case: jrecover -i exited $RUN_RC, not 0" ;;
-	esac
-	same_as "$_b" "" "$_img" "" || {
-		fail "$_case: jrecover -i changed the image"
-		copy_img "$_img" "$_b"
-	}
-	jrecover "$@" "$_b"
-	[ "$RUN_RC" -eq "$_je" ] ||
-		fail "$_case: jrecover exited $RUN_RC, expected $_je"
-	if [ "$_je" -eq 8 ]; then
-		same_as "$_b" "" "$_img" "" ||
-			fail "$_case: jrecover exited 8 but changed the image"
-		case_end
-		return
-	fi
-	imgcmp_case "$_case: jrecover's image differs from e2fsck's" \
-		"$_a" "$_b" -s
-	copy_img "$_b" "$_case.once.img"
-	jrecover "$_b"
-	[ "$RUN_RC" -eq 0 ] ||
-		fail "$_case: jrecover without -b after it exited $RUN_RC, not 0"
-	same_as "$_b" "" "$_case.once.img" "" ||
-		fail "$_case: jrecover without -b after it changed the image"
-	rm -f "$_case.once.img"
-	case_end
 }
 
 # each_way IMG E2FSCK_RC JRECOVER_RC OPTS...: IMG as it is, then with its
