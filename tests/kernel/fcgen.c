@@ -72,6 +72,11 @@
  * transaction fast-commit ineligible (6.18): they weigh little, and the
  * tail (no full commit asked; three widened seeds in four have one) leaves
  * them out with setxattr and renamedir.
+ * Three widened seeds in five end in the reach block (reach_block(),
+ * drawn from a stream of its own: the operations before it are as they
+ * were, and make check's widened seeds 1049 and 1069 have none): what the
+ * soak's measured reach of lib/fc*.c lacked (tests/kernel/fc-reach.txt),
+ * made after the last operation so that only fast commits follow.
  *
  * Exit status: 0, 1 when an operation fails unexpectedly, 2 usage error.
  */
@@ -1488,6 +1493,120 @@ static int op_far(const struct profile *p)
 	return 1;
 }
 
+/* ---- the reach block ------------------------------------------------------ */
+
+/*
+ * What no seed's log carried when the soak's reach was measured (make
+ * soak-coverage, tests/kernel/fc-reach.txt), made in one go after the last
+ * operation in three widened seeds in five (a stream of its own: the
+ * operations before it are the seed's as they were), under a directory
+ * R0 that the model does not know:
+ *   - a full commit (a setxattr makes the transaction ineligible): a
+ *     directory with a small extended attribute (an inline one on
+ *     inline_data filesystems, which its names then grow beside that
+ *     attribute), a file with an extended attribute in a block of its
+ *     own, and a small file;
+ *   - then fast commits only: a file written one block in two (more
+ *     extents than an inode holds), fsynced; the file with the attribute
+ *     block written and the small one appended to, fsynced; the first
+ *     file punched down to its first and last block, and its first block
+ *     punched and written again (another physical block); ten names in
+ *     the directory; the small file unlinked and a new one made, which
+ *     takes its inode number (another generation); on 1 KiB blocks,
+ *     33 MiB fallocated (extents of the longest length); last, an fsync
+ *     of the punched file, which carries it all.
+ * Not here, as 6.18 makes each of them ineligible (fc_info, measured): a
+ * mknod or a symlink ("Data journalling"), the unlink of a file with an
+ * extended attribute ("Extended attributes changed"), the unlink of a
+ * symlink, a chmod of a fifo, utimensat of a symlink ("Data
+ * journalling").
+ */
+static void reach_block(void)
+{
+	static char big[2048];
+	char path[64];
+	long long bs = g_fs->bs, k;
+	size_t xlen = bs == 1024 ? 900 : sizeof(big);
+	int fd, w, x, i;
+
+	if (mkdir("R0", 0755) || mkdir("R0/d", 0755))
+		fail("mkdir", "R0");
+	if (setxattr("R0/d", "user.a", "1", 1, 0) && errno != ENOSPC)
+		fail("setxattr", "R0/d");
+	x = open("R0/x", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (x < 0)
+		fail("create", "R0/x");
+	write_at(x, "R0/x", 0, 100);
+	memset(big, 'B', sizeof(big));
+	if (fsetxattr(x, "user.big", big, xlen, 0) && errno != ENOSPC &&
+	    errno != E2BIG)
+		fail("setxattr", "R0/x");
+	fd = open("R0/y", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		fail("create", "R0/y");
+	write_at(fd, "R0/y", 0, 100);
+	if (fsync(fd))
+		fail("fsync", "R0/y");
+	printf("reach: R0/d (setxattr), R0/x (setxattr of %zu bytes), R0/y: "
+	       "fsync R0/y\n", xlen);
+
+	w = open("R0/w", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (w < 0)
+		fail("create", "R0/w");
+	for (k = 0; k < 10; k++)
+		write_at(w, "R0/w", 2 * k * bs, bs);
+	if (fsync(w))
+		fail("fsync", "R0/w");
+	write_at(x, "R0/x", bs, 2 * bs);
+	write_at(fd, "R0/y", 100, 100);
+	if (fsync(w))
+		fail("fsync", "R0/w");
+	close(x);
+	close(fd);
+	if (fallocate(w, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)bs, (off_t)(17 * bs)) ||
+	    fallocate(w, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      (off_t)bs))
+		fail("fallocate", "R0/w");
+	write_at(w, "R0/w", 0, bs);
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), "R0/d/name-of-some-length-%d", i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			fail("create", path);
+		close(fd);
+	}
+	if (unlink("R0/y"))
+		fail("unlink", "R0/y");
+	fd = open("R0/z", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		fail("create", "R0/z");
+	write_at(fd, "R0/z", 0, 3 * bs);
+	close(fd);
+	if (bs == 1024) {
+		fd = open("R0/big", O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			fail("create", "R0/big");
+		if (fallocate(fd, 0, 0, 33LL << 20) && errno != ENOSPC)
+			fail("fallocate", "R0/big");
+		close(fd);
+	}
+	if (fsync(w))
+		fail("fsync", "R0/w");
+	close(w);
+	printf("reach: R0/w written one block in two, fsync; R0/x written, "
+	       "R0/y appended, fsync R0/w; R0/w punched, block 0 again; "
+	       "R0/d: 10 names; unlink R0/y; R0/z%s: fsync R0/w\n",
+	       bs == 1024 ? "; R0/big fallocated 33 MiB" : "");
+}
+
+/* Whether the seed ends in the reach block. */
+static int reach_of(unsigned long long seed, const struct profile *p)
+{
+	seed_stream(seed, 5);
+	return p->w.on && chance(60);
+}
+
 /* The files held open: a child keeps them (and the mount busy) until the
  * harness kills it after the shutdown (fcrand.sh's KW_AFTER). */
 static void hold_orphans(void)
@@ -1601,6 +1720,8 @@ static int run(unsigned long long seed, const char *dir)
 		else
 			g_op--;
 	}
+	if (reach_of(seed, &p))
+		reach_block();
 	hold_orphans();
 	printf("ops %u\n", done);
 	return 0;
@@ -1644,6 +1765,8 @@ static void describe(unsigned long long seed)
 		for (i = 0; i < WM_COUNT; i++)
 			if (p.w.wmode[i])
 				printf(" %s", wmode_names[i]);
+		if (reach_of(seed, &p))
+			printf("; reach block");
 	} else {
 		printf("; classic");
 	}
