@@ -142,16 +142,20 @@ whose_broken() {
 	fi
 }
 
-# kernel_said T0 LOOP: the kernel's messages about LOOP (loopN) since T0
-# (seconds since boot, /proc/uptime's clock; a second of slack), without
-# their time stamps.
+# dmesg_now: the time stamp of the kernel's last message (dmesg's clock).
+dmesg_now() {
+	dmesg 2> /dev/null | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'
+}
+
+# kernel_said T0 LOOP: the kernel's messages about LOOP (loopN) after T0
+# (dmesg_now before the mount), without their time stamps.
 kernel_said() {
-	dmesg 2> /dev/null | awk -v t0="$1" -v dev="$2" '
+	dmesg 2> /dev/null | awk -v t0="${1:-0}" -v dev="$2" '
 		{
 			t = $0
 			sub(/^\[ */, "", t)
 			sub(/\].*/, "", t)
-			if (t + 1 < t0 + 0)
+			if (t + 0 <= t0 + 0)
 				next
 			if (index($0, "(" dev ")") || index($0, "(device " dev ")") ||
 			    index($0, " " dev "-8"))
@@ -317,7 +321,7 @@ fc_seed() {
 		"$(grep -c '^gone' "$_b.promises") gone, of $(wc -l < "$_b.live.tree") before the shutdown"
 
 	# The kernel's replay: the judge.
-	_t0=$(cut -d' ' -f1 /proc/uptime)
+	_t0=$(dmesg_now)
 	KMOUNT_MAY_FAIL=1
 	if ! kernel_replay "$_b.img" "$_b.kernel.img"; then
 		KMOUNT_MAY_FAIL=
@@ -406,7 +410,15 @@ fc_seed() {
 		return
 	fi
 	KMOUNT_MAY_FAIL=
-	if ! diff -u "$_b.kernel.tree" "$_b.jr.tree" > "$_b.tree.diff"; then
+	if diff -u "$_b.kernel.tree" "$_b.jr.tree" > "$_b.tree.diff"; then
+		# The same tree: the judge is satisfied; where both results
+		# break the fsync'd tree, say so (either both replays lost what
+		# was synced, or a rule of the fsync'd tree is too strict).
+		if ! fsyncd_judge "$_b.jr.tree" "$_b.jr.broken"; then
+			say "(report) seed $1: both results break the fsync'd tree:"
+			sed 's/^/    /' "$_b.jr.broken" | head -n 20
+		fi
+	else
 		sed 's/^/    /' "$_b.tree.diff" | head -n 60
 		_n=$(grep -c '^[-+][^-+]' "$_b.tree.diff")
 		_p=$(grep '^[-+][^-+]' "$_b.tree.diff" | head -n 1 | cut -d' ' -f1)
@@ -430,11 +442,14 @@ fc_seed() {
 		fsyncd_judge "$_b.jr.tree" "$_b.jr.broken"
 		fsyncd_judge "$_b.kernel.tree" "$_b.kernel.broken"
 		_w="$_w; the fsync'd tree: $(whose_broken)"
-		for _r in jr kernel; do
-			[ -s "$_b.$_r.broken" ] || continue
-			say "the fsync'd tree, broken by the $_r result:"
-			sed 's/^/    /' "$_b.$_r.broken" | head -n 20
-		done
+		if [ -s "$_b.jr.broken" ]; then
+			say "the fsync'd tree, broken by jrecover's result:"
+			sed 's/^/    /' "$_b.jr.broken" | head -n 20
+		fi
+		if [ -s "$_b.kernel.broken" ]; then
+			say "the fsync'd tree, broken by the kernel's result:"
+			sed 's/^/    /' "$_b.kernel.broken" | head -n 20
+		fi
 		seed_fail "trees differ ($_n lines; first ${_p#[-+]}$_w)"
 		if cmp -s "$_b.live.tree" "$_b.jr.tree"
 		then
