@@ -23,7 +23,10 @@
  *                        one line per operation on stdout; the last line
  *                        says how many there were; before it, "holder PID"
  *                        when files unlinked while open are held open by
- *                        that child (kill it after the shutdown)
+ *                        that child (kill it after the shutdown); with
+ *                        FCGEN_PROMISES=FILE in the environment it also
+ *                        writes to FILE what the workload made durable
+ *                        ("the promises" below)
  *
  * Operations: create (empty, small or large), write at an offset (holes
  * before it), append, truncate up and down, hard link (also into another
@@ -582,6 +585,247 @@ static void new_leaf(char *buf, size_t len, char kind)
 	}
 }
 
+/* ---- the promises: what the workload made durable ------------------------
+ *
+ * With FCGEN_PROMISES=FILE in the environment, run() writes to FILE, after
+ * the last operation, what a crash must keep: every name, file contents
+ * and attributes that a durability call covered and that nothing changed
+ * after it (tests/kernel/fcrand.sh takes their values from the tree listed
+ * before the shutdown, which is then still the state at that call).  The
+ * rules (tests/kernel/README, "The fsync'd tree"):
+ *   - fsync of a file by a path, or an O_SYNC write (when the file had no
+ *     other unsynced data): its contents and size, its mode, owner and
+ *     xattrs, and its name with every directory above it;
+ *   - fdatasync, an O_DSYNC write or msync (the same condition): its
+ *     contents and size only;
+ *   - fsync of a directory: its own mode and owner and every entry it holds
+ *     (names there, and names removed from it: those must stay away), not
+ *     its own name;
+ *   - O_DIRECT and sync_file_range alone: nothing.
+ * Any change after the call (data, attributes, or the name: unlink,
+ * rename, exchange, its directory moved) takes the promise back: the crash
+ * may keep either state.  Nothing here draws from the random stream. */
+
+struct gone {
+	int dir;
+	char leaf[240];
+	int durable;
+};
+
+static unsigned char pr_name_ok[MAXNAMES];	/* the name as it is */
+static unsigned char pr_dir_ok[MAXDIRS];	/* the dir's name in its parent */
+static unsigned char pr_dir_attr[MAXDIRS];
+static unsigned char pr_data[MAXOBJS];
+static unsigned char pr_attr[MAXOBJS];
+static struct gone *pr_gone_list;
+static int pr_ngone, pr_gone_cap;
+
+/* A name at (d, leaf) again: a removal there is no longer the state. */
+static void pr_arrive_at(int d, const char *leaf)
+{
+	int i;
+
+	for (i = 0; i < pr_ngone; i++)
+		if (pr_gone_list[i].dir == d &&
+		    !strcmp(pr_gone_list[i].leaf, leaf)) {
+			pr_gone_list[i] = pr_gone_list[--pr_ngone];
+			i--;
+		}
+}
+
+/* The name (d, leaf) removed, not yet durably. */
+static void pr_gone(int d, const char *leaf)
+{
+	pr_arrive_at(d, leaf);
+	if (pr_ngone == pr_gone_cap) {
+		int cap = pr_gone_cap ? 2 * pr_gone_cap : 256;
+		struct gone *g = realloc(pr_gone_list, (size_t)cap * sizeof(*g));
+
+		if (!g) {
+			fprintf(stderr, "fcgen: out of memory\n");
+			exit(1);
+		}
+		pr_gone_list = g;
+		pr_gone_cap = cap;
+	}
+	pr_gone_list[pr_ngone].dir = d;
+	snprintf(pr_gone_list[pr_ngone].leaf, sizeof(pr_gone_list[0].leaf),
+		 "%s", leaf);
+	pr_gone_list[pr_ngone].durable = 0;
+	pr_ngone++;
+}
+
+/* Name n leaves its path (before a rename or move changes it). */
+static void pr_leave(int n)
+{
+	pr_gone(names[n].dir, names[n].leaf);
+	pr_name_ok[n] = 0;
+}
+
+/* Name n is at a new path, or names another object. */
+static void pr_arrive(int n)
+{
+	pr_arrive_at(names[n].dir, names[n].leaf);
+	pr_name_ok[n] = 0;
+}
+
+/* Directory d moves (its old name goes). */
+static void pr_dir_leave(int d)
+{
+	pr_gone(dirs[d].parent, dirs[d].leaf);
+	pr_dir_ok[d] = 0;
+}
+
+static void pr_changed(int o, int data, int attr)
+{
+	if (data)
+		pr_data[o] = 0;
+	if (attr)
+		pr_attr[o] = 0;
+}
+
+/* The name or directory a path of the model is: returns the name's index
+ * (*isdir 0) or the directory's (*isdir 1), or -1. */
+static int pr_resolve(const char *path, int *isdir)
+{
+	char comp[256];
+	const char *s = path;
+	int d = 0, i;
+
+	*isdir = 1;
+	if (s[0] == '.' && (s[1] == '/' || !s[1]))
+		s++;
+	while (*s == '/')
+		s++;
+	while (*s) {
+		size_t l = strcspn(s, "/");
+
+		if (l >= sizeof(comp))
+			return -1;
+		memcpy(comp, s, l);
+		comp[l] = 0;
+		s += l;
+		while (*s == '/')
+			s++;
+		for (i = 1; i < ndirs; i++)
+			if (dirs[i].alive && dirs[i].parent == d &&
+			    !strcmp(dirs[i].leaf, comp))
+				break;
+		if (i < ndirs) {
+			d = i;
+			continue;
+		}
+		if (*s)
+			return -1;
+		for (i = 0; i < nnames; i++)
+			if (names[i].obj >= 0 && names[i].dir == d &&
+			    !strcmp(names[i].leaf, comp)) {
+				*isdir = 0;
+				return i;
+			}
+		return -1;
+	}
+	return d;
+}
+
+/* A durability call on path: full (fsync, O_SYNC) or data only
+ * (fdatasync, O_DSYNC, msync). */
+static void pr_synced(const char *path, int full)
+{
+	int isdir, k = pr_resolve(path, &isdir), i, d;
+
+	if (k < 0)
+		return;
+	if (isdir) {
+		if (!full)
+			return;
+		pr_dir_attr[k] = 1;
+		for (i = 1; i < ndirs; i++)
+			if (dirs[i].alive && dirs[i].parent == k)
+				pr_dir_ok[i] = 1;
+		for (i = 0; i < nnames; i++)
+			if (names[i].obj >= 0 && names[i].dir == k)
+				pr_name_ok[i] = 1;
+		for (i = 0; i < pr_ngone; i++)
+			if (pr_gone_list[i].dir == k)
+				pr_gone_list[i].durable = 1;
+		return;
+	}
+	pr_data[names[k].obj] = 1;
+	if (!full)
+		return;
+	pr_attr[names[k].obj] = 1;
+	pr_name_ok[k] = 1;
+	for (d = names[k].dir; d > 0; d = dirs[d].parent)
+		pr_dir_ok[d] = 1;
+}
+
+/* A write made durable by the way it was written (O_SYNC, O_DSYNC,
+ * msync): the range only, so the whole file only if it had no other
+ * unsynced data before; clean is pr_data before the write. */
+static void pr_range_synced(int n, int clean, int full)
+{
+	char path[4400];
+
+	pr_changed(names[n].obj, 1, 0);
+	if (!clean)
+		return;
+	name_path(n, path, sizeof(path));
+	pr_synced(path, full);
+}
+
+/* Directory d and all above it durably named. */
+static int pr_chain(int d)
+{
+	for (; d > 0; d = dirs[d].parent)
+		if (!dirs[d].alive || !pr_dir_ok[d])
+			return 0;
+	return 1;
+}
+
+static void pr_write_out(void)
+{
+	const char *file = getenv("FCGEN_PROMISES");
+	char path[4400], dp[4096];
+	FILE *f;
+	int i;
+
+	if (!file || !*file)
+		return;
+	f = fopen(file, "w");
+	if (!f)
+		fail("open", file);
+	/* "have PATH DATA ATTR": PATH must be there, of the type it has
+	 * now, with its contents and size (DATA 1) and its mode, owner and
+	 * xattrs (ATTR 1) as they are now; "gone PATH": PATH must not be. */
+	fprintf(f, "have . 0 %d\n", pr_dir_attr[0]);
+	for (i = 1; i < ndirs; i++)
+		if (dirs[i].alive && pr_chain(i)) {
+			dir_path(i, path, sizeof(path));
+			fprintf(f, "have %s 0 %d\n", path, pr_dir_attr[i]);
+		}
+	for (i = 0; i < nnames; i++) {
+		int o = names[i].obj;
+
+		if (o < 0 || !pr_name_ok[i] || !pr_chain(names[i].dir))
+			continue;
+		name_path(i, path, sizeof(path));
+		/* A symlink's target and a special file's attributes are
+		 * not asked for (tests/kernel/README). */
+		fprintf(f, "have %s %d %d\n", path,
+			objs[o].symlink ? 0 : pr_data[o],
+			objs[o].symlink ? 0 : pr_attr[o]);
+	}
+	for (i = 0; i < pr_ngone; i++)
+		if (pr_gone_list[i].durable && dirs[pr_gone_list[i].dir].alive) {
+			dir_path(pr_gone_list[i].dir, dp, sizeof(dp));
+			join(path, sizeof(path), dp, pr_gone_list[i].leaf);
+			fprintf(f, "gone %s\n", path);
+		}
+	if (fclose(f))
+		fail("write", file);
+}
+
 /* ---- the operations ----------------------------------------------------- */
 
 static void fill(unsigned char *buf, size_t len, uint64_t off)
@@ -664,6 +908,7 @@ static void maybe_sync(const struct profile *p, int fd, const char *path,
 	}
 	if (data ? fdatasync(fd) : fsync(fd))
 		fail(data ? "fdatasync" : "fsync", what);
+	pr_synced(what, !data);
 	printf(" %s %s\n", data ? "fdatasync" : "fsync", what);
 	if (own >= 0)
 		close(own);
@@ -702,11 +947,13 @@ static int add_name(int d, const char *leaf, int o)
 	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
 	names[n].obj = o;
 	objs[o].nlink++;
+	pr_arrive(n);
 	return n;
 }
 
 static void drop_name(int n)
 {
+	pr_gone(names[n].dir, names[n].leaf);
 	objs[names[n].obj].nlink--;
 	names[n].obj = -1;
 }
@@ -757,7 +1004,7 @@ static enum wmode pick_wmode(const struct profile *p)
 static int op_write(const struct profile *p, int append)
 {
 	char path[4400];
-	int n = live_name(0), fd, flags;
+	int n = live_name(0), fd, flags, clean;
 	struct obj *o;
 	long long off, len;
 	enum wmode m;
@@ -820,6 +1067,13 @@ static int op_write(const struct profile *p, int append)
 		fail("sync_file_range", path);
 	if (off + len > o->size)
 		o->size = off + len;
+	/* O_SYNC, O_DSYNC and msync make this range durable; O_DIRECT and
+	 * sync_file_range alone do not. */
+	clean = pr_data[names[n].obj];
+	if (m == WM_SYNC || m == WM_DSYNC || m == WM_MMAP)
+		pr_range_synced(n, clean, m == WM_SYNC);
+	else
+		pr_changed(names[n].obj, 1, 0);
 	logop("%s %s %lld %lld%s%s", append ? "append" : "write", path, off,
 	      len, m == WM_PLAIN ? "" : " by ",
 	      m == WM_PLAIN ? "" : wmode_names[m]);
@@ -854,6 +1108,7 @@ static int op_trunc(const struct profile *p)
 		fail("ftruncate", path);
 	logop("truncate %s %lld -> %lld", path, o->size, to);
 	o->size = to;
+	pr_changed(names[n].obj, 1, 0);
 	maybe_sync(p, fd, path, NULL);
 	close(fd);
 	return 1;
@@ -923,8 +1178,10 @@ static int op_rename(const struct profile *p)
 	logop("rename %s %s%s", from, to, t >= 0 ? " (over)" : "");
 	if (t >= 0)
 		drop_name(t);
+	pr_leave(n);
 	names[n].dir = d;
 	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
+	pr_arrive(n);
 	maybe_sync(p, -1, objs[names[n].obj].symlink ? NULL : to, dp);
 	return 1;
 }
@@ -952,6 +1209,7 @@ static int op_mkdir(const struct profile *p)
 			fail("fsync", dp);
 		close(fd);
 		printf(" fsync %s", dp);
+		pr_synced(dp, 1);
 	}
 	maybe_sync(p, -1, NULL, path);
 	return 1;
@@ -975,6 +1233,7 @@ static int op_rmdir(const struct profile *p)
 	if (rmdir(path))
 		fail("rmdir", path);
 	dirs[d].alive = 0;
+	pr_gone(dirs[d].parent, dirs[d].leaf);
 	logop("rmdir %s", path);
 	maybe_sync(p, -1, NULL, dp);
 	return 1;
@@ -992,6 +1251,7 @@ static int op_renamedir(const struct profile *p)
 	snprintf(to, sizeof(to), "%s/D%u", dp, ++counter);
 	if (rename(from, to))
 		fail("rename", from);
+	pr_dir_leave(s);
 	dirs[s].parent = d;
 	snprintf(dirs[s].leaf, sizeof(dirs[s].leaf), "D%u", counter);
 	logop("renamedir %s %s", from, to);
@@ -1072,6 +1332,7 @@ static int op_fallocate(const struct profile *p, enum op what)
 	}
 	if (!(mode & FALLOC_FL_KEEP_SIZE) && off + len > o->size)
 		o->size = off + len;
+	pr_changed(names[n].obj, 1, 0);
 	logop("fallocate %s %s %lld %lld", how, path, off, len);
 	maybe_sync(p, fd, path, NULL);
 	close(fd);
@@ -1089,6 +1350,7 @@ static int op_chmod(const struct profile *p)
 	name_path(n, path, sizeof(path));
 	if (chmod(path, m))
 		fail("chmod", path);
+	pr_changed(names[n].obj, 0, 1);
 	logop("chmod %s %o", path, (unsigned int)m);
 	maybe_sync(p, -1, path, NULL);
 	return 1;
@@ -1117,6 +1379,7 @@ static int op_xattr(const struct profile *p)
 		logop("setxattr %s %s %zu: no room\n", path, key, len);
 		return 1;
 	}
+	pr_changed(names[n].obj, 0, 1);
 	logop("setxattr %s %s %zu", path, key, len);
 	maybe_sync(p, -1, path, NULL);
 	return 1;
@@ -1175,12 +1438,16 @@ static int op_setattr(const struct profile *p)
 	const char *what;
 
 	if (isdir) {
-		dir_path(live_dir(), path, sizeof(path));
+		int d = live_dir();
+
+		dir_path(d, path, sizeof(path));
+		pr_dir_attr[d] = 0;
 	} else {
 		n = live_name(0);
 		if (n < 0)
 			return 0;
 		name_path(n, path, sizeof(path));
+		pr_changed(names[n].obj, 0, 1);
 	}
 	switch (rnd(3)) {
 	case 0: {
@@ -1261,6 +1528,7 @@ static int op_orphan(const struct profile *p)
 		fail("fsync", path);
 	if (unlink(path))
 		fail("unlink", path);
+	pr_gone(d, leaf);
 	write_at(fd, path, len, more);
 	/* The fd's fsync after the unlink: the kernel (6.18) may then
 	 * refuse to replay the log (tests/kernel/README). */
@@ -1288,6 +1556,8 @@ static int op_exchange(const struct profile *p)
 	o = names[n].obj;
 	names[n].obj = names[t].obj;
 	names[t].obj = o;
+	pr_arrive(n);
+	pr_arrive(t);
 	dir_path(names[t].dir, dp, sizeof(dp));
 	logop("exchange %s %s", a, b);
 	maybe_sync(p, -1, objs[names[t].obj].symlink ? NULL : b, dp);
@@ -1314,8 +1584,10 @@ static int op_rename2(const struct profile *p, int whiteout)
 		     from);
 	od = names[n].dir;
 	snprintf(oldleaf, sizeof(oldleaf), "%s", names[n].leaf);
+	pr_leave(n);
 	names[n].dir = d;
 	snprintf(names[n].leaf, sizeof(names[n].leaf), "%s", leaf);
+	pr_arrive(n);
 	if (whiteout) {
 		objs[nobjs].symlink = 2;	/* not a file: never opened */
 		objs[nobjs].size = 0;
@@ -1346,6 +1618,7 @@ static int op_renameparent(const struct profile *p)
 	snprintf(to, sizeof(to), "%s/P%u", dp, ++counter);
 	if (rename(from, to))
 		fail("rename", from);
+	pr_dir_leave(d);
 	dirs[d].parent = q;
 	snprintf(dirs[d].leaf, sizeof(dirs[d].leaf), "P%u", counter);
 	name_path(n, path, sizeof(path));
@@ -1355,6 +1628,7 @@ static int op_renameparent(const struct profile *p)
 	data = chance(p->fdatasync_pct);
 	if (data ? fdatasync(fd) : fsync(fd))
 		fail("fsync", path);
+	pr_synced(path, !data);
 	close(fd);
 	logop("renameparent %s %s, %s %s\n", from, to,
 	      data ? "fdatasync" : "fsync", path);
@@ -1399,6 +1673,7 @@ static int op_shift(const struct profile *p, int insert)
 		return 1;
 	}
 	o->size += insert ? len : -len;
+	pr_changed(names[n].obj, 1, 0);
 	logop("fallocate %s %s %lld %lld", insert ? "insert" : "collapse",
 	      path, off, len);
 	maybe_sync(p, fd, path, NULL);
@@ -1487,6 +1762,7 @@ static int op_far(const struct profile *p)
 	write_at(fd, path, off, len);
 	if (off + len > objs[names[n].obj].size)
 		objs[names[n].obj].size = off + len;
+	pr_changed(names[n].obj, 1, 0);
 	logop("far %s %lld %lld", path, off, len);
 	maybe_sync(p, fd, path, NULL);
 	close(fd);
@@ -1722,6 +1998,7 @@ static int run(unsigned long long seed, const char *dir)
 	}
 	if (reach_of(seed, &p))
 		reach_block();
+	pr_write_out();
 	hold_orphans();
 	printf("ops %u\n", done);
 	return 0;
