@@ -42,14 +42,21 @@ hashes() {
 # lock on FILE (yes), or lists none (no: a killed holder's lock goes when
 # its last process has exited, which on a loaded machine can come after
 # the shell has reaped its own child).
+# /proc/locks names a file by MAJOR:MINOR:INODE (the two in hex): the
+# whole of it, as an inode number alone may be another filesystem's.
 lock_wait() {
-	_ino=$(stat -c %i "$1")
+	_dev=$(stat -c %d "$1")
+	_id=$(printf '%02x:%02x:%s' $(((_dev >> 8) & 0xfff)) \
+		$(((_dev & 0xff) | ((_dev >> 12) & 0xfff00))) "$(stat -c %i "$1")")
 	_n=0
 	while :; do
-		if grep -q ":$_ino " /proc/locks; then _l=yes; else _l=no; fi
+		if grep -q " $_id " /proc/locks; then _l=yes; else _l=no; fi
 		[ "$_l" = "$2" ] && return 0
 		_n=$((_n + 1))
-		[ "$_n" -gt 200 ] && die "the lock on $1: still '$_l' after 20 s"
+		if [ "$_n" -gt 200 ]; then
+			grep " $_id " /proc/locks | sed 's/^/    /'
+			die "the lock on $1 ($_id): still '$_l' after 20 s"
+		fi
 		sleep 0.1
 	done
 }
