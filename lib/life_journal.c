@@ -421,7 +421,11 @@ errcode_t journal_check_left(struct recover_struct *r,
 		return 0;
 	err = fc_overlay_new(pl, fs, &o);
 	if (!err) {
-		err = fc_io_open(o, EXT2_FLAG_64BITS |
+		/* FORCE: features libext2fs does not know are judged at the
+		 * open of the filesystem (check_features()), not here, where
+		 * only the journal inode is read (dirdata, on every Lustre
+		 * MDT, is one). */
+		err = fc_io_open(o, EXT2_FLAG_64BITS | EXT2_FLAG_FORCE |
 				 EXT2_FLAG_IGNORE_CSUM_ERRORS |
 				 EXT2_FLAG_MASTER_SB_ONLY, r->backup_sb,
 				 r->backup_bs, &vfs);

@@ -21,6 +21,8 @@
 #   mdt-jwrite    the journal written by tests/jwrite: revoke records, a
 #                 block logged twice, escaped blocks, checksum v3; inodes
 #                 of 512 bytes; no mmp (its wait is the case above's)
+#   mdt-selflog   the log holds the first descriptors' block and the
+#                 journal inode's table block, as a kernel logs them
 #   mdt-other     dirdata and compression, a bit no replay may ignore:
 #                 refused, compression named (and not dirdata), nothing
 #                 written; e2fsck refuses it too
@@ -226,6 +228,28 @@ for o in -n -i -l; do
 	[ "$(sha256_of mdt-readonly.img)" = "$before" ] ||
 		fail "mdt-readonly: jrecover $o changed the image"
 done
+
+# --- mdt-selflog: the log holds the first descriptors' block and the
+# journal inode's, as a kernel logs them: the journal is looked up again on
+# the filesystem as the log leaves it (journal_check_left()), which must
+# take the feature libext2fs does not know as the open of the filesystem
+# does.  (Not the superblock's block: with the bit in the log's copy,
+# e2fsck, which does not know it, could not open what it replayed.)
+mkimg mdt-selflog.img 32M -I 512 -O "$MDT_FEATURES"
+bs=$(img_bs mdt-selflog.img)
+it=$(debugfs -R "imap <8>" mdt-selflog.img 2>/dev/null |
+	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
+[ -n "$it" ] || die "no inode table block for inode 8"
+for b in 1 "$it"; do
+	dd if=mdt-selflog.img bs="$bs" skip="$b" count=1 status=none
+done > mdt-selflog.data || die "dd failed"
+jsession mdt-selflog.img <<EOF
+jo -c
+jw -b 1,$it mdt-selflog.data
+jc
+feature dirdata
+EOF
+dirdata_case mdt-selflog
 
 # --- mdt-other: a bit no replay may ignore ------------------------------------------
 copy_img mdt-jwrite.img mdt-other.img
