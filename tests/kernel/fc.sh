@@ -647,11 +647,22 @@ corrupt badlen
 
 # Fast commits up to the area's last block (15 of them in its 16 blocks):
 # the kernel reads on past the journal's end and refuses to mount.
+# Which fsyncs become fast commits is the kernel's choice, made by its
+# timing: on a loaded machine a run may end short of the last block (seen:
+# 11 fast commits).  Up to three runs, each a new crash image.
 SPARSE="0 2 4 6 8 10"
-crash "$SCRATCH/full.img" work_ops
-jrecover -i "$SCRATCH/full.img"
-grep -q "the end of the area" "$SCRATCH/.run.out" ||
-	fail "full: the fast commits do not reach the area's end"
+tries=0
+while :; do
+	tries=$((tries + 1))
+	crash "$SCRATCH/full.img" work_ops
+	jrecover -i "$SCRATCH/full.img"
+	grep -q "the end of the area" "$SCRATCH/.run.out" && break
+	[ "$tries" -lt 3 ] || {
+		fail "full: the fast commits do not reach the area's end (3 runs)"
+		break
+	}
+	say "full: the fast commits end short of the area's end: run $tries of 3, again"
+done
 corrupt full
 
 # retail IMG: the TAIL checksums of IMG's fast-commit area made right again
