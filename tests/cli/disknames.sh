@@ -151,7 +151,8 @@ until grep -q ":$(stat -c %i img.img) " /proc/locks && [ -n "$kids" ]; do
 	_n=$((_n + 1))
 	[ "$_n" -lt 400 ] || die "flock(1) did not lock img.img and start sleep"
 	sleep 0.05
-	kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+	kids=$(cat /proc/[0-9]*/stat 2> /dev/null |
+		awk -v p="$FPID" '$4 == p { print $1 }')
 done
 refused "replay through $LO" "locked by another run \\(pid ${FPID}[:)]" "$LO"
 refused "-n through $LO" "locked by another run \\(pid ${FPID}[:)]" -n "$LO"

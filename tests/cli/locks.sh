@@ -116,8 +116,8 @@ lock_wait img.img yes
 # after locking: wait for sleep too, or it may start after the look for
 # it below and keep the lock for its 30 s.
 _n=0
-until awk -v p="$fpid" '$4 == p { f = 1 } END { exit !f }' \
-	/proc/[0-9]*/stat 2> /dev/null; do
+until cat /proc/[0-9]*/stat 2> /dev/null |
+	awk -v p="$fpid" '$4 == p { f = 1 } END { exit !f }'; do
 	_n=$((_n + 1))
 	[ "$_n" -gt 200 ] && die "flock(1) did not start sleep within 20 s"
 	sleep 0.1
@@ -127,7 +127,8 @@ refused "$fpid" "-n beside flock -x" -n img.img
 refused "$fpid" "-i beside flock -x" -i img.img
 # The lock goes with the sleep flock(1) started (its child).
 # (Its children from /proc: a minimal root has no ps.)
-kids=$(awk -v p="$fpid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+kids=$(cat /proc/[0-9]*/stat 2> /dev/null |
+		awk -v p="$fpid" '$4 == p { print $1 }')
 kill $kids "$fpid" 2> /dev/null
 wait "$fpid" 2> /dev/null
 lock_wait img.img no

@@ -130,7 +130,8 @@ if command -v flock > /dev/null 2>&1 && [ -r /proc/locks ]; then
 		_n=$((_n + 1))
 		[ "$_n" -lt 400 ] || die "flock(1) did not lock lock.img and start sh"
 		sleep 0.05
-		kids=$(awk -v p="$FPID" '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null)
+		kids=$(cat /proc/[0-9]*/stat 2> /dev/null |
+		awk -v p="$FPID" '$4 == p { print $1 }')
 	done
 	look "locked by a hostile command line" "locked by another run (pid $FPID" \
 		lock.img
