@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "lifecycle.h"
+#include "life_save.h"
 #include "notify.h"
 
 const char *recover_version(void)
@@ -343,7 +345,7 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 errcode_t recover_save_fd(recover_t r, int fd)
 {
 	enum recover_about what;
-	errcode_t err = save_fd(r, fd, &what);
+	errcode_t err = life_save_fd(r, fd, &what);
 
 	return about(&r->opts, what, err);
 }
@@ -351,7 +353,7 @@ errcode_t recover_save_fd(recover_t r, int fd)
 errcode_t recover_save(recover_t r, const char *path)
 {
 	enum recover_about what;
-	errcode_t err = save_path(r, path, &what);
+	errcode_t err = life_save_path(r, path, &what);
 
 	return about(&r->opts, what, err);
 }

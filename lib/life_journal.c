@@ -13,7 +13,7 @@
  * And the one write it makes, at the start of a replay: -f's new checksum
  * of a journal device's ext2 superblock.  Before any write, the journal as
  * the log leaves the filesystem is checked to be the same journal
- * (journal_check_left()).
+ * (life_journal_check_left()).
  */
 #include "config.h"
 
@@ -138,7 +138,7 @@ static void clear_garbage_fields(struct recover_struct *r)
 	r->life.garbage_nr_users = nr;
 }
 
-errcode_t journal_open(struct recover_struct *r)
+errcode_t life_journal_open(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	struct ext2_super_block *es = fs ? fs->super : NULL;
@@ -236,7 +236,7 @@ errcode_t journal_open(struct recover_struct *r)
  * -f on a journal device whose ext2 superblock checksum is wrong: e2fsck's
  * fix, a new checksum, written before anything else.
  */
-errcode_t journal_fix_jdev_csum(struct recover_struct *r)
+errcode_t life_journal_fix_jdev_csum(struct recover_struct *r)
 {
 	unsigned int bs = r->src.blocksize;
 	blk64_t blk = SUPERBLOCK_OFFSET / bs;
@@ -266,7 +266,7 @@ errcode_t journal_fix_jdev_csum(struct recover_struct *r)
  * replays anything (e2fsck_get_journal()): the replay may then overwrite
  * it again with a logged copy of its inode table block.
  */
-errcode_t journal_restore_inode(struct recover_struct *r)
+errcode_t life_journal_restore_inode(struct recover_struct *r)
 {
 	errcode_t err;
 
@@ -392,8 +392,8 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
  * inode's, its block map's) is the view of the filesystem as the log leaves
  * it (fc_overlay.c) opened and the journal looked up again there.
  */
-errcode_t journal_check_left(struct recover_struct *r,
-			     const struct pass_log *pl)
+errcode_t life_journal_check_left(struct recover_struct *r,
+				  const struct pass_log *pl)
 {
 	ext2_filsys fs = r->fs;
 	struct fc_overlay *o = NULL;

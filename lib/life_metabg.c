@@ -86,7 +86,7 @@ out:
  * what the replay left: nothing to do.  A dry run counts the copies of the
  * layout on disk.
  */
-errcode_t metabg_write_copies(struct recover_struct *r, int dry)
+errcode_t life_metabg_write_copies(struct recover_struct *r, int dry)
 {
 	struct struct_ext2_filsys lay;
 	struct ext2_super_block sb;

@@ -16,6 +16,6 @@ struct recover_struct;
  * layout the superblock on disk gives; counted in r->life's desc_copies,
  * desc_written, write_blocks and write_bytes.  Nothing on a layout e2fsck could not open.
  */
-errcode_t metabg_write_copies(struct recover_struct *r, int dry);
+errcode_t life_metabg_write_copies(struct recover_struct *r, int dry);
 
 #endif /* LIFE_METABG_H */

@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "life_save.h"
+#include "life_stale.h"
 #include "notify.h"
 #include "outpath.h"
 #include "sha256.h"
@@ -122,7 +124,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	if (!err && r->fs && r->src.fs_journal) {
 		size_t done = 0;
 
-		stale_facts(r, buf);
+		life_stale_facts(r, buf);
 		*what = RECOVER_ABOUT_SAVE;
 		err = sink_write(k, r->src.blocks, 1, bs, buf, &done);
 		sha256_update(&sum, buf, done);
@@ -137,7 +139,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	return err;
 }
 
-errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what)
+errcode_t life_save_fd(struct recover_struct *r, int fd, enum recover_about *what)
 {
 	struct sink k = { .fd = fd };
 
@@ -243,7 +245,7 @@ static errcode_t save_file(struct recover_struct *r, int fd,
  * replaces path only once complete and synced.  What is at path must be
  * an earlier dump, or empty (outpath.c).
  */
-errcode_t save_path(struct recover_struct *r, const char *path,
+errcode_t life_save_path(struct recover_struct *r, const char *path,
 		    enum recover_about *what)
 {
 	char *tmp = NULL, *tmpname = NULL;

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "life_stale.h"
 #include "sha256.h"
 
 #define FACTS_MAGIC		"jrecover-facts\0"
@@ -119,7 +120,7 @@ static void read_own_internal(struct recover_struct *r, struct own_journal *o)
 	free(raw);
 }
 
-void stale_facts(struct recover_struct *r, unsigned char *blk)
+void life_stale_facts(struct recover_struct *r, unsigned char *blk)
 {
 	const struct ext2_super_block *es = r->fs->super;
 	struct own_journal o;
@@ -189,7 +190,7 @@ static void check_times(struct recover_struct *r)
 		r->stale.found |= RECOVER_STALE_TIME;
 }
 
-errcode_t stale_check(struct recover_struct *r)
+errcode_t life_stale_check(struct recover_struct *r)
 {
 	const struct ext2_super_block *es = r->fs->super;
 	unsigned char *blk;

@@ -30,11 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "librecoverP.h"
+#include "lifecycle.h"
 #include "array.h"
 #include "ext4_fs.h"
 #include "life_journal.h"
 #include "life_metabg.h"
+#include "life_mmp.h"
+#include "life_stale.h"
 #include "notify.h"
 #include "outpath.h"
 
@@ -274,7 +276,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 		return err;
 	if (!dry)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	/* MMP: mmp_begin() looks at the block; mmp_take() takes it before
+	/* MMP: life_mmp_begin() looks at the block; life_mmp_take() takes it before
 	 * the first write (lifecycle_replay()). */
 	flags |= EXT2_FLAG_SKIP_MMP;
 	err = open_at(r, device, flags);
@@ -287,7 +289,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (err)
 		return err;
 	r->own_fs = 1;
-	return mmp_begin(r);
+	return life_mmp_begin(r);
 }
 
 /* A filesystem the caller holds open: its MMP block stays the caller's. */
@@ -297,13 +299,13 @@ static void adopt_fs(struct recover_struct *r, ext2_filsys fs)
 	r->mmp.present = ext2fs_has_feature_mmp(fs->super);
 	r->mmp.block = fs->super->s_mmp_block;
 	r->mmp.update_interval = fs->super->s_mmp_update_interval;
-	mmp_publish(r);
+	life_mmp_publish(r);
 }
 
 /* notify's tick: the MMP block rewritten when its interval has passed. */
 static errcode_t mmp_tick(void *arg)
 {
-	return mmp_update(arg);
+	return life_mmp_update(arg);
 }
 
 errcode_t lifecycle_open(struct recover_struct *r, const char *device,
@@ -325,13 +327,13 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 		if (err)
 			return err;
 	} else {
-		mmp_publish(r);
+		life_mmp_publish(r);
 	}
 	if (r->fs)
 		r->needs_recovery =
 			ext2fs_has_feature_journal_needs_recovery(r->fs->super);
 	*what = recover_journal_about(r);
-	return journal_open(r);
+	return life_journal_open(r);
 }
 
 void lifecycle_close(struct recover_struct *r)
@@ -340,7 +342,7 @@ void lifecycle_close(struct recover_struct *r)
 	jsource_close(&r->own);
 	if (r->fs && r->own_fs) {
 		/* Before RW is cleared: ext2fs_mmp_stop() needs it. */
-		mmp_end(r);
+		life_mmp_end(r);
 		/*
 		 * libext2fs would write its copy of the superblock and group
 		 * descriptors back at close (it counts s_kbytes_written): that
@@ -472,7 +474,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * superblock's count of bytes written, which it writes alone.
 	 */
 	if ((has_log(r) || r->sb.pub.errnum) && !r->backup_sb) {
-		err = metabg_write_copies(r, dry);
+		err = life_metabg_write_copies(r, dry);
 		if (err)
 			return err;
 	}
@@ -535,7 +537,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	if (!err)
 		err = io_channel_flush(r->fs->io);
 	if (!err)
-		err = mmp_end(r);
+		err = life_mmp_end(r);
 	return err;
 }
 
@@ -569,7 +571,7 @@ static errcode_t check_before_write(struct recover_struct *r)
 	errcode_t err;
 
 	/* A dump older than the filesystem would undo what was done since. */
-	err = stale_check(r);
+	err = life_stale_check(r);
 	if (err)
 		return err;
 	/*
@@ -610,7 +612,7 @@ static errcode_t check_before_write(struct recover_struct *r)
 		return err;
 	/* A log that leaves the filesystem naming another journal (one
 	 * copied from another filesystem): e2fsck would delete it. */
-	err = journal_check_left(r, &pl);
+	err = life_journal_check_left(r, &pl);
 	if (err)
 		return err;
 	/* A fast-commit area the kernel would refuse, or records the replay
@@ -648,7 +650,7 @@ static errcode_t replay_pass(struct recover_struct *r, int dry)
 	if (err)
 		return err;
 	if (!dry) {
-		err = journal_restore_inode(r);
+		err = life_journal_restore_inode(r);
 		if (err)
 			return err;
 	}
@@ -671,14 +673,14 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 	 * before the first write. */
 	if (!dry) {
 		*what = RECOVER_ABOUT_FS;
-		err = mmp_take(r);
+		err = life_mmp_take(r);
 		if (err)
 			return err;
 		*what = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
 		r->life.wrote = 1;
-		err = journal_fix_jdev_csum(r);
+		err = life_journal_fix_jdev_csum(r);
 		if (err)
 			return err;
 	}
@@ -792,7 +794,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
 		r->life.wrote = 1;
-		err = journal_restore_inode(r);
+		err = life_journal_restore_inode(r);
 		if (err)
 			return err;
 		/* The fast commits' changes, over the log's blocks. */

@@ -71,6 +71,7 @@
 #include <cmocka.h>
 
 #include "librecoverP.h"
+#include "lifecycle.h"
 #include "../fuzz/memio.h"
 #include "../jwrite/jw.h"
 
