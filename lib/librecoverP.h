@@ -21,6 +21,8 @@
 #include "source.h"
 #include "revoke.h"
 #include "passes.h"
+#include "pass_scan.h"
+#include "pass_replay.h"
 #include "fc.h"
 
 /*

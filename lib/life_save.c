@@ -139,7 +139,8 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	return err;
 }
 
-errcode_t life_save_fd(struct recover_struct *r, int fd, enum recover_about *what)
+errcode_t life_save_fd(struct recover_struct *r, int fd,
+		       enum recover_about *what)
 {
 	struct sink k = { .fd = fd };
 

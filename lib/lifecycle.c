@@ -39,6 +39,9 @@
 #include "life_stale.h"
 #include "notify.h"
 #include "outpath.h"
+#include "pass_plan.h"
+#include "pass_replay.h"
+#include "pass_scan.h"
 
 /*
  * The feature bits libext2fs does not know, judged and told to the caller
@@ -646,7 +649,8 @@ static errcode_t replay_pass(struct recover_struct *r, int dry)
 	struct pass_log pl = lifecycle_log(r);
 	errcode_t err;
 
-	err = pass_check_tags(&pl, ext2fs_blocks_count(r->fs->super), &r->rep);
+	err = pass_replay_check_tags(&pl, ext2fs_blocks_count(r->fs->super),
+				     &r->rep);
 	if (err)
 		return err;
 	if (!dry) {

@@ -7,7 +7,7 @@
  * is written otherwise; of the copies of one block written, the last one
  * is what the block holds afterwards.
  *
- * The copies of each block come from pass_classify(), as the replay
+ * The copies of each block come from pass_replay_classify(), as the replay
  * takes them.  Memory: 5 bytes per tag; per logged block, an entry of
  * the list of last candidates (16 bytes), and a table slot while that
  * list is made.
@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_plan.h"
+#include "pass_replay.h"
 
 #define PENDING		0xff	/* a fate still to work out */
 
@@ -100,7 +101,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 		err = ENOMEM;
 		goto out;
 	}
-	err = pass_classify(pl, fate, RECOVER_FATE_REVOKED, PENDING, by,
+	err = pass_replay_classify(pl, fate, RECOVER_FATE_REVOKED, PENDING, by,
 			    &blocks, &nblocks);
 	if (err)
 		goto out;
@@ -124,7 +125,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 			continue;
 		/* Read as the replay reads it: an unreadable copy is
 		 * skipped whether or not there is a checksum to check. */
-		if (pass_read_copy(tags, rd, i, fate, PENDING, &data))
+		if (pass_replay_read_copy(tags, rd, i, fate, PENDING, &data))
 			fate[i] = RECOVER_FATE_UNREADABLE;
 		else if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum))
 			fate[i] = RECOVER_FATE_BAD_CSUM;

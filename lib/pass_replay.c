@@ -27,7 +27,7 @@
  * the first unreadable copy in log order.  Nothing here touches the
  * journal: recover_replay() resets it only after these writes are flushed,
  * so an interrupted replay is replayed again whole.  Before the pass, the
- * lifecycle refuses the tags no replay may write (pass_check_tags()) and
+ * lifecycle refuses the tags no replay may write (pass_replay_check_tags()) and
  * rewrites a journal inode taken from its backup.
  *
  * Memory: per logged copy, a state byte and the index of the block's
@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_replay.h"
 #include "array.h"
 #include "target.h"
 
@@ -99,7 +99,7 @@ static errcode_t step(struct replay *p)
 				 p->pl->tags->n);
 }
 
-errcode_t pass_classify(const struct pass_log *pl, unsigned char *state,
+errcode_t pass_replay_classify(const struct pass_log *pl, unsigned char *state,
 			unsigned char revoked, unsigned char cand,
 			uint32_t *prev, struct replay_block **blocks,
 			size_t *nblocks)
@@ -164,7 +164,7 @@ static errcode_t classify(struct replay *p)
 	size_t i;
 	errcode_t err;
 
-	err = pass_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
+	err = pass_replay_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
 			    &p->blocks, &p->nblocks);
 	for (i = 0; i < p->pl->tags->n && !err; i++)
 		if (p->state[i] == C_REVOKED) {
@@ -208,7 +208,7 @@ static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 				      dst + (size_t)k * bs);
 }
 
-errcode_t pass_read_copy(const struct jtags *tags, struct jreader *rd,
+errcode_t pass_replay_read_copy(const struct jtags *tags, struct jreader *rd,
 			 size_t i, const unsigned char *state,
 			 unsigned char wanted, const unsigned char **data)
 {
@@ -299,7 +299,7 @@ static errcode_t check_rest(struct replay *p)
 		if (p->state[i] != C_CAND)
 			continue;
 		settle(p, (uint32_t)i,
-		       pass_read_copy(pl->tags, &rd, i, p->state, C_CAND,
+		       pass_replay_read_copy(pl->tags, &rd, i, p->state, C_CAND,
 				      &data) ? NULL : data);
 		err = step(p);
 		if (err)
@@ -451,7 +451,7 @@ static errcode_t refuse_tag(struct replay_result *res, errcode_t err,
  * superblock block is let through: both e2fsck and the end of the replay
  * write the reset journal superblock over it.
  */
-errcode_t pass_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
+errcode_t pass_replay_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
 			  struct replay_result *res)
 {
 	const struct jtag *t;

@@ -27,7 +27,7 @@
  *     a copy that fails gives way to the block's copy before it, read
  *     then, on its own, and not again.
  *   recover_walk()'s fates (pass_plan.c) read every copy no revoke record
- *     cancels, once (pass_read_copy()).
+ *     cancels, once (pass_replay_read_copy()).
  * While SCAN walks the log, the read-ahead thread (readahead.c) hints the
  * kernel to read the log ahead of it into the page cache, through a
  * descriptor of its own: a hint, not a read of the library's.  The io
@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_scan.h"
 #include "array.h"
 #include "readahead.h"
 

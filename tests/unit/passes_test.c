@@ -30,7 +30,7 @@
  *       pass_scan() and revoke_finish() with the scan's reader, then
  *       revoke_cancels() on r->revoke per kept tag.
  *   replay_classify
- *       pass_classify() directly, no handle: a struct pass_log whose tags
+ *       pass_replay_classify() directly, no handle: a struct pass_log whose tags
  *       are made here and whose revoke table is fed by revoke.c.
  *   replay_last_copy
  *       the REPLAY pass through recover_open() + recover_replay(); the
@@ -49,7 +49,7 @@
  *           revoke_direct fails at assert_true(cancels(&rv, 100, 6, 6)),
  *           revoke_log_default and revoke_log_full at
  *           assert_true(cancels(&r->revoke, X, 6, 6)).
- *   REPLAY  pass_classify() keeps each block's first candidate instead
+ *   REPLAY  pass_replay_classify() keeps each block's first candidate instead
  *           of moving to the later one (the replay writes the first copy):
  *           replay_classify fails at assert_int_equal(prev[4], 2) (0 != 2),
  *           replay_last_copy at expect_block(X, 0x13, 0) (0x11 found);
@@ -72,6 +72,8 @@
 
 #include "librecoverP.h"
 #include "lifecycle.h"
+#include "pass_replay.h"
+#include "pass_scan.h"
 #include "../fuzz/memio.h"
 #include "../jwrite/jw.h"
 
@@ -631,7 +633,7 @@ static void test_replay_classify(void **state)
 	jt.v = tags;
 	jt.n = jt.cap = N;
 
-	assert_int_equal(pass_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
+	assert_int_equal(pass_replay_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
 				       &blocks, &nblocks), 0);
 	assert_int_equal(st[0], ST_CAND);
 	assert_int_equal(st[1], ST_CAND);
