@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc_replay.h"
+#include "fc_overlay.h"
+#include "array.h"
 
 struct ovl_block {
 	uint64_t	blk;

@@ -195,11 +195,6 @@ void recover_close(recover_t r)
 	if (!r)
 		return;
 	lifecycle_close(r);
-	free(r->own_jsb_raw);
-	fc_replay_free(&r->fc_overlay);
-	revoke_free(&r->revoke);
-	free(r->tags.v);
-	free(r->jsb_raw);
 	free(r->journal_path);
 	free(r);
 }

@@ -23,7 +23,8 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "fc_replay.h"
+#include "fc_io.h"
+#include "fc_overlay.h"
 #include "life_journal.h"
 
 static int uuid_null(const unsigned char *u)

@@ -247,7 +247,7 @@ static errcode_t save_file(struct recover_struct *r, int fd,
  * an earlier dump, or empty (outpath.c).
  */
 errcode_t life_save_path(struct recover_struct *r, const char *path,
-		    enum recover_about *what)
+			 enum recover_about *what)
 {
 	char *tmp = NULL, *tmpname = NULL;
 	struct outpath o;

@@ -33,6 +33,7 @@
 #include "lifecycle.h"
 #include "array.h"
 #include "ext4_fs.h"
+#include "fc_replay.h"
 #include "life_journal.h"
 #include "life_metabg.h"
 #include "life_mmp.h"
@@ -357,6 +358,15 @@ void lifecycle_close(struct recover_struct *r)
 	}
 	/* The filesystem closed, its writes out: its other names let go. */
 	release_other_names(r);
+	/* What the journal and the passes kept. */
+	free(r->own_jsb_raw);
+	r->own_jsb_raw = NULL;
+	fc_replay_free(&r->fc_overlay);
+	revoke_free(&r->revoke);
+	free(r->tags.v);
+	memset(&r->tags, 0, sizeof(r->tags));
+	free(r->jsb_raw);
+	r->jsb_raw = NULL;
 }
 
 /* A log to replay, in e2fsck's eyes: the flag, or a log without it. */

@@ -29,7 +29,8 @@ int lifecycle_needs_recovery(const struct recover_struct *r);
 errcode_t lifecycle_scan(struct recover_struct *r);
 /* recover_replay(): the checks, the passes and the ordered end. */
 errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
-/* Close the journals and a filesystem the library opened (MMP released). */
+/* Close the journals and a filesystem the library opened (MMP released),
+ * and free what every layer kept in the handle. */
 void lifecycle_close(struct recover_struct *r);
 
 /* What every pass is given of the handle. */

@@ -102,7 +102,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 		goto out;
 	}
 	err = pass_replay_classify(pl, fate, RECOVER_FATE_REVOKED, PENDING, by,
-			    &blocks, &nblocks);
+				   &blocks, &nblocks);
 	if (err)
 		goto out;
 	/*

@@ -100,9 +100,9 @@ static errcode_t step(struct replay *p)
 }
 
 errcode_t pass_replay_classify(const struct pass_log *pl, unsigned char *state,
-			unsigned char revoked, unsigned char cand,
-			uint32_t *prev, struct replay_block **blocks,
-			size_t *nblocks)
+			       unsigned char revoked, unsigned char cand,
+			       uint32_t *prev, struct replay_block **blocks,
+			       size_t *nblocks)
 {
 	const struct jtags *tags = pl->tags;
 	struct replay_block *b = NULL, *shrunk;
@@ -165,7 +165,7 @@ static errcode_t classify(struct replay *p)
 	errcode_t err;
 
 	err = pass_replay_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
-			    &p->blocks, &p->nblocks);
+				   &p->blocks, &p->nblocks);
 	for (i = 0; i < p->pl->tags->n && !err; i++)
 		if (p->state[i] == C_REVOKED) {
 			p->res->revoked++;
@@ -208,9 +208,10 @@ static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 				      dst + (size_t)k * bs);
 }
 
-errcode_t pass_replay_read_copy(const struct jtags *tags, struct jreader *rd,
-			 size_t i, const unsigned char *state,
-			 unsigned char wanted, const unsigned char **data)
+errcode_t pass_replay_read_copy(const struct jtags *tags,
+				struct jreader *rd, size_t i,
+				const unsigned char *state, unsigned char wanted,
+				const unsigned char **data)
 {
 	const struct jtag *t = tags->v;
 	unsigned int n = 1;
@@ -300,7 +301,7 @@ static errcode_t check_rest(struct replay *p)
 			continue;
 		settle(p, (uint32_t)i,
 		       pass_replay_read_copy(pl->tags, &rd, i, p->state, C_CAND,
-				      &data) ? NULL : data);
+					     &data) ? NULL : data);
 		err = step(p);
 		if (err)
 			break;
@@ -452,7 +453,7 @@ static errcode_t refuse_tag(struct replay_result *res, errcode_t err,
  * write the reset journal superblock over it.
  */
 errcode_t pass_replay_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
-			  struct replay_result *res)
+				 struct replay_result *res)
 {
 	const struct jtag *t;
 	size_t i;

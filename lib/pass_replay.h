@@ -41,25 +41,26 @@ struct replay_block {
  * first candidates come in (to free; NULL on an error).
  */
 errcode_t pass_replay_classify(const struct pass_log *pl, unsigned char *state,
-			unsigned char revoked, unsigned char cand,
-			uint32_t *prev, struct replay_block **blocks,
-			size_t *nblocks);
+			       unsigned char revoked, unsigned char cand,
+			       uint32_t *prev, struct replay_block **blocks,
+			       size_t *nblocks);
 /*
  * The data block of tag i.  When it is not in rd's window, one read takes
  * it and the wanted copies right after it in the log (the tags k that
  * follow with state[k] == wanted), so that each copy is read once and no
  * other block is.
  */
-errcode_t pass_replay_read_copy(const struct jtags *tags, struct jreader *rd,
-			 size_t i, const unsigned char *state,
-			 unsigned char wanted, const unsigned char **data);
+errcode_t pass_replay_read_copy(const struct jtags *tags,
+				struct jreader *rd, size_t i,
+				const unsigned char *state, unsigned char wanted,
+				const unsigned char **data);
 /*
  * Tags no replay may write, refused before anything is: a block at or
  * past fs_blocks, or a block of the internal journal itself (res->error
  * and error_at say which).
  */
 errcode_t pass_replay_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
-			  struct replay_result *res);
+				 struct replay_result *res);
 /* REPLAY proper: each block's last good copy written once, through io
  * (dry: nowhere). */
 errcode_t pass_replay(const struct pass_log *pl, io_channel io, int dry,

@@ -33,6 +33,7 @@
 #include "librecoverP.h"
 #include "fc_fs.h"
 #include "fc_replay.h"
+#include "fc_state.h"
 #include "../fuzz/memio.h"
 
 #define FS_BYTES	(4U << 20)
@@ -215,7 +216,7 @@ static void inode_rec(struct area *a, uint32_t ino, const unsigned char *raw)
 
 	put_le32(v + FC_INODE_INO, ino);
 	memcpy(v + FC_INODE_RAW, raw, ISIZE);
-	if (fcr_big_endian_host()) {
+	if (fc_state_big_endian_host()) {
 		ext2_filsys fs = open_fs(0);
 
 		ext2fs_swap_inode_full(fs,

@@ -634,7 +634,7 @@ static void test_replay_classify(void **state)
 	jt.n = jt.cap = N;
 
 	assert_int_equal(pass_replay_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
-				       &blocks, &nblocks), 0);
+					      &blocks, &nblocks), 0);
 	assert_int_equal(st[0], ST_CAND);
 	assert_int_equal(st[1], ST_CAND);
 	assert_int_equal(st[2], ST_CAND);
