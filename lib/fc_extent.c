@@ -96,8 +96,8 @@ int fc_extent_note_region(void *data, const struct fc_tag *t, int valid)
 		return 1;
 	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
 		return 0;
-	c->err = recovery_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
-				    sizeof(*c->reg));
+	c->err = array_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
+			    sizeof(*c->reg));
 	if (c->err)
 		return 1;
 	c->reg[c->nreg].pblk = t->pblk;
@@ -134,8 +134,8 @@ errcode_t fc_extent_note_freed(struct fc_state *c, blk64_t blk, blk64_t n)
 {
 	errcode_t err;
 
-	err = recovery_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
-			    sizeof(*c->freed));
+	err = array_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
+			 sizeof(*c->freed));
 	if (err)
 		return err;
 	c->freed[c->nfreed].pblk = blk;
@@ -307,8 +307,8 @@ static errcode_t read_tree(struct fc_state *c, ext2_ino_t ino,
 	t->depth = (unsigned int)info.max_depth;
 	while (!(err = next_extent(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			err = recovery_grow((void **)&t->tb, &t->captb,
-					    t->ntb + 1, sizeof(*t->tb));
+			err = array_grow((void **)&t->tb, &t->captb,
+					 t->ntb + 1, sizeof(*t->tb));
 			if (err)
 				break;
 			t->tb[t->ntb++] = ex.e_pblk;
@@ -321,8 +321,8 @@ static errcode_t read_tree(struct fc_state *c, ext2_ino_t ino,
 			err = RECOVER_ET_FC_UNLIKE_KERNEL;
 			break;
 		}
-		err = recovery_grow((void **)&t->v, &t->capv, t->nv + 1,
-				    sizeof(*t->v));
+		err = array_grow((void **)&t->v, &t->capv, t->nv + 1,
+				 sizeof(*t->v));
 		if (err)
 			break;
 		t->v[t->nv].lblk = ex.e_lblk;

@@ -129,8 +129,8 @@ static errcode_t read_names(struct htree_make *h)
 			return EXT2_ET_DIR_CORRUPTED;
 		if (!get_le32(b0 + pos))
 			continue;
-		err = recovery_grow((void **)&h->d, &cap, h->n + 1,
-				    sizeof(*h->d));
+		err = array_grow((void **)&h->d, &cap, h->n + 1,
+				 sizeof(*h->d));
 		if (err)
 			return err;
 		d = &h->d[h->n];

@@ -171,8 +171,8 @@ errcode_t fc_inode_replay_range(struct fc_state *c, const struct fc_tag *t)
 	 * record brings it back (or it goes, and the range with it).
 	 */
 	if ((u && u->unlinked) || (inode->i_flags & EXT4_INLINE_DATA_FL)) {
-		err = recovery_grow((void **)&c->held, &c->capheld,
-				    c->nheld + 1, sizeof(*c->held));
+		err = array_grow((void **)&c->held, &c->capheld,
+				 c->nheld + 1, sizeof(*c->held));
 		if (!err)
 			c->held[c->nheld++] = *t;
 		return err;

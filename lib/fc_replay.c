@@ -114,7 +114,7 @@ static errcode_t for_each_valid(const struct pass_log *pl, ext2_filsys fs,
 	if (!buf)
 		return ENOMEM;
 	for (blk = sb->last + 1; blk < sb->pub.maxlen; blk++) {
-		err = jsource_read(pl->src, blk, 1, buf);
+		err = source_read(pl->src, blk, 1, buf);
 		if (err || !fc_scan_block(&s, buf, fn, data) ||
 		    s.tags >= res->tags)
 			break;

@@ -58,8 +58,8 @@ errcode_t fc_state_touch(struct fc_state *c, ext2_ino_t ino)
 	for (i = 0; i < c->nt; i++)
 		if (c->t[i].ino == ino)
 			return 0;
-	err = recovery_grow((void **)&c->t, &c->capt, c->nt + 1,
-			    sizeof(*c->t));
+	err = array_grow((void **)&c->t, &c->capt, c->nt + 1,
+			 sizeof(*c->t));
 	if (err)
 		return err;
 	err = fc_state_read_inode(c, ino, c->ibuf2);

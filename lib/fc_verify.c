@@ -59,8 +59,8 @@ errcode_t fc_verify_expect(struct fc_state *c, const struct fc_tag *t)
 	if (t->tag != FC_TAG_ADD_RANGE && t->tag != FC_TAG_DEL_RANGE &&
 	    t->tag != FC_TAG_INODE)
 		return 0;
-	err = recovery_grow((void **)&c->ev, &c->capev, c->nev + 1,
-			    sizeof(*c->ev));
+	err = array_grow((void **)&c->ev, &c->capev, c->nev + 1,
+			 sizeof(*c->ev));
 	if (err)
 		return err;
 	e = &c->ev[c->nev];

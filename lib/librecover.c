@@ -207,7 +207,7 @@ int recover_needs_recovery(recover_t r)
 void recover_get_super(recover_t r, struct recover_super *sb)
 {
 	r->sb.pub.size = sizeof(r->sb.pub);
-	recover_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
+	notify_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
 }
 
 /* The copy of the scan's results in recover_stats. */
@@ -309,7 +309,7 @@ void recover_get_stats(recover_t r, struct recover_stats *st)
 	struct recover_stats mine;
 
 	make_stats(r, &mine);
-	recover_copy_out(st, &mine, sizeof(mine));
+	notify_copy_out(st, &mine, sizeof(mine));
 }
 
 /*

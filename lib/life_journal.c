@@ -23,6 +23,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
+#include "ext4_super.h"
 #include "fc_io.h"
 #include "fc_overlay.h"
 #include "life_journal.h"
@@ -48,17 +49,17 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	if (!ext2fs_has_feature_journal(fs->super) || !fs->super->s_journal_inum ||
 	    !r->sb.pub.start)
 		return 0;
-	if (jsource_open_inode(&r->own, fs))
+	if (source_open_inode(&r->own, fs))
 		return 0;
 	/* Resetting it would also mean rewriting its inode: not a dump's job. */
 	if (r->own.from_backup) {
-		jsource_close(&r->own);
+		source_close(&r->own);
 		return 0;
 	}
 	raw = malloc(fs->blocksize);
 	if (!raw)
 		return ENOMEM;
-	err = jsource_read(&r->own, 0, 1, raw);
+	err = source_read(&r->own, 0, 1, raw);
 	if (err || memcmp(raw, r->jsb_raw, JSB_SIZE)) {
 		free(raw);
 		return 0;
@@ -147,17 +148,17 @@ errcode_t life_journal_open(struct recover_struct *r)
 	errcode_t err;
 
 	if (!fs) {
-		err = jsource_open_dump(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager);
+		err = source_open_dump(&r->src, r->journal_path,
+				       r->opts.journal_io_manager ?
+				       r->opts.journal_io_manager :
+				       unix_io_manager);
 		if (err)
 			return err;
 	} else if (r->journal_path) {
-		err = jsource_open_path(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager, fs->blocksize, rw);
+		err = source_open_path(&r->src, r->journal_path,
+				       r->opts.journal_io_manager ?
+				       r->opts.journal_io_manager :
+				       unix_io_manager, fs->blocksize, rw);
 		if (!err && r->src.external)
 			err = check_jdev_super(r);
 		if (err)
@@ -178,7 +179,7 @@ errcode_t life_journal_open(struct recover_struct *r)
 		 * find external journal") and never reads inode 8 then. */
 		if (!uuid_null(es->s_journal_uuid))
 			return RECOVER_ET_NEED_EXT_JOURNAL;
-		err = jsource_open_inode(&r->src, fs);
+		err = source_open_inode(&r->src, fs);
 		if (err)
 			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
 		r->life.journal_inode_backup = r->src.from_backup;
@@ -187,7 +188,7 @@ errcode_t life_journal_open(struct recover_struct *r)
 	r->jsb_raw = malloc(r->src.blocksize);
 	if (!r->jsb_raw)
 		return ENOMEM;
-	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
+	err = source_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
 	if (err == RECOVER_ET_DUMP_END)
 		return RECOVER_ET_DUMP_SIZE;
 	if (err)
@@ -362,7 +363,7 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
 	if (vs->s_journal_inum != es->s_journal_inum ||
 	    !uuid_null(vs->s_journal_uuid))
 		return RECOVER_ET_LOG_MOVES_JOURNAL;
-	err = jsource_open_inode(&v, vfs);
+	err = source_open_inode(&v, vfs);
 	if (err)
 		return err == ENOMEM ? err : RECOVER_ET_LOG_MOVES_JOURNAL;
 	same = same_map(&v, &r->src);
@@ -376,7 +377,7 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
 		same = r->src.from_backup && blk &&
 		       !log_writes(pl, &blk, 1, NULL, 0);
 	}
-	jsource_close(&v);
+	source_close(&v);
 	return same ? 0 : RECOVER_ET_LOG_MOVES_JOURNAL;
 }
 

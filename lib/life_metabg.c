@@ -13,6 +13,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
+#include "ext4_super.h"
 #include "life_metabg.h"
 
 /*

@@ -66,7 +66,7 @@ static void note_block(struct recover_struct *r, const void *buf)
 void life_mmp_publish(struct recover_struct *r)
 {
 	r->mmp.size = sizeof(r->mmp);
-	recover_copy_out(r->opts.mmp, &r->mmp, sizeof(r->mmp));
+	notify_copy_out(r->opts.mmp, &r->mmp, sizeof(r->mmp));
 }
 
 /*
@@ -152,9 +152,9 @@ static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
 		nanosleep(&step, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		r->notify.progress_next = 0;
-		err = recovery_progress(&r->notify, RECOVER_PASS_MMP,
-					*done + secs - (unsigned int)
-					(end.tv_sec - now.tv_sec > 0 ?
+		err = notify_progress(&r->notify, RECOVER_PASS_MMP,
+				      *done + secs - (unsigned int)
+				      (end.tv_sec - now.tv_sec > 0 ?
 					 end.tv_sec - now.tv_sec : 0), total);
 		if (err)
 			return err;
@@ -292,7 +292,7 @@ errcode_t life_mmp_take(struct recover_struct *r)
 	one = one_wait(wait_interval(fs, m));
 	life_mmp_publish(r);
 	r->notify.progress_next = 0;
-	err = recovery_progress(&r->notify, RECOVER_PASS_MMP, 0, total);
+	err = notify_progress(&r->notify, RECOVER_PASS_MMP, 0, total);
 	if (err)
 		goto refused;
 
@@ -339,7 +339,7 @@ waited:
 			  fs->super->s_mmp_update_interval : 1;
 	life_mmp_publish(r);
 	r->notify.progress_next = 0;
-	return recovery_progress(&r->notify, RECOVER_PASS_MMP, total, total);
+	return notify_progress(&r->notify, RECOVER_PASS_MMP, total, total);
 
 refused:
 	/* Only the descriptor to close: nothing of ours is held. */

@@ -104,7 +104,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 		size_t done = 0;
 
 		*what = recover_journal_about(r);
-		err = jsource_read(&r->src, blk, n, buf);
+		err = source_read(&r->src, blk, n, buf);
 		if (!err) {
 			*what = RECOVER_ABOUT_SAVE;
 			err = sink_write(k, blk, n, bs, buf, &done);
@@ -112,8 +112,8 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 		sha256_update(&sum, buf, done);
 		r->life.saved_bytes += done;
 		if (!err)
-			err = recovery_progress(&r->notify, RECOVER_PASS_SAVE, blk + n,
-						r->src.blocks);
+			err = notify_progress(&r->notify, RECOVER_PASS_SAVE,
+					      blk + n, r->src.blocks);
 	}
 	/*
 	 * A copy of a filesystem's journal ends with one more block: the

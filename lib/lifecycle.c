@@ -33,6 +33,8 @@
 #include "lifecycle.h"
 #include "array.h"
 #include "ext4_fs.h"
+#include "feature.h"
+#include "ext4_super.h"
 #include "fc_replay.h"
 #include "life_journal.h"
 #include "life_metabg.h"
@@ -63,13 +65,13 @@ static errcode_t check_features(struct recover_struct *r, int lib_ok)
 	 * mmp at open, and its ext2fs_mmp_*() calls that life_mmp.c makes fail:
 	 * such a filesystem is still refused.
 	 */
-	err = features_judge(&r->feat, es->s_feature_incompat,
-			     es->s_feature_ro_compat,
-			     lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
-			     EXT4_FEATURE_INCOMPAT_MMP,
-			     EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
-			     !(r->opts.flags & RECOVER_FL_DRY_RUN));
-	recover_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
+	err = feature_judge(&r->feat, es->s_feature_incompat,
+			    es->s_feature_ro_compat,
+			    lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+			    EXT4_FEATURE_INCOMPAT_MMP,
+			    EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
+			    !(r->opts.flags & RECOVER_FL_DRY_RUN));
+	notify_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
 	return err;
 }
 
@@ -205,8 +207,8 @@ static int hold_name(void *arg, const char *name, dev_t rdev)
 		close(fd);
 		return 0;
 	}
-	err = recovery_grow((void **)&r->names_held, &r->names_cap,
-			    r->names_nheld + 1, sizeof(*r->names_held));
+	err = array_grow((void **)&r->names_held, &r->names_cap,
+			 r->names_nheld + 1, sizeof(*r->names_held));
 	if (err) {
 		close(fd);
 		o->err = err;
@@ -342,8 +344,8 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 
 void lifecycle_close(struct recover_struct *r)
 {
-	jsource_close(&r->src);
-	jsource_close(&r->own);
+	source_close(&r->src);
+	source_close(&r->own);
 	if (r->fs && r->own_fs) {
 		/* Before RW is cleared: ext2fs_mmp_stop() needs it. */
 		life_mmp_end(r);
@@ -534,7 +536,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	r->life.fs_errors = fs_error;
 	if (jsrc == &r->src)
 		*what = recover_journal_about(r);
-	err = jsource_write(jsrc, jsrc->sb_block, raw);
+	err = source_write(jsrc, jsrc->sb_block, raw);
 	if (!err)
 		err = io_channel_flush(jsrc->io);
 	if (err)
@@ -736,10 +738,10 @@ static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
 	if (!err)
 		err = pass_plan(&pl, rd, r->fs, r->scan.error != 0);
 	if (!err && r->notify.event) {
-		recovery_event_init(&ev, RECOVER_EV_END, r->scan.end_at.tid,
-				    r->scan.end_at.jblock);
+		notify_event_init(&ev, RECOVER_EV_END, r->scan.end_at.tid,
+				  r->scan.end_at.jblock);
 		ev.end = r->scan.end_reason;
-		err = recovery_event_send(&r->notify, &ev);
+		err = notify_event_send(&r->notify, &ev);
 	}
 	r->life.revoke_kept = revoke_kept(&r->revoke);
 	r->life.table_bytes = r->revoke.peak_bytes +
@@ -767,7 +769,7 @@ errcode_t lifecycle_scan(struct recover_struct *r)
 	r->scan_err = pass_scan(&pl, &how, &rd, &r->scan);
 	if (!r->scan_err && r->sb.pub.start)
 		r->scan_err = read_passes(r, &rd);
-	jreader_free(&rd);
+	source_reader_free(&rd);
 	if (!r->scan_err)
 		r->scanned = 1;
 	return r->scan_err;

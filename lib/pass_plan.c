@@ -30,14 +30,14 @@ static errcode_t emit_fate(const struct pass_log *pl, int no_fs,
 {
 	struct recover_event ev;
 
-	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
+	notify_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
 	ev.fsblock = t->fsblk;
 	ev.flags = t->flags;
 	ev.fate = fate;
 	ev.fate_tid = by_tid;
 	ev.fate_jblock = by_jblock;
 	ev.no_filesystem = no_fs;
-	return recovery_event_send(pl->notify, &ev);
+	return notify_event_send(pl->notify, &ev);
 }
 
 /* Each tag's event, its fate worked out (by[i]: for a copy written, the
@@ -115,7 +115,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 		else if (fate[i] == PENDING && fs && tv[i].fsblk >= end)
 			fate[i] = RECOVER_FATE_PAST_END;
 		else if (fate[i] == PENDING &&
-			 jsource_owns(pl->src, tv[i].fsblk) == 1)
+			 source_owns(pl->src, tv[i].fsblk) == 1)
 			fate[i] = RECOVER_FATE_OWN_JOURNAL;
 	}
 	for (i = 0; i < tags->n; i++) {

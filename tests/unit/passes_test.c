@@ -217,7 +217,7 @@ static recover_t scanned(unsigned int flags)
 	assert_int_equal(pass_scan(&pl, &how, &rd, &r->scan), 0);
 	assert_int_equal(revoke_finish(&r->revoke, &rd, &r->sb,
 				       r->scan.revoke_records, &r->notify), 0);
-	jreader_free(&rd);
+	source_reader_free(&rd);
 	r->scanned = 1;
 	return r;
 }
