@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * librecover.c -- the handle and the public interface: options in, stats
+ * recover.c -- the handle and the public interface: options in, stats
  * out, each call a thin layer over the part that does the work (the open,
  * the passes in order and the end of a replay in lifecycle.c, the copy in
  * life_save.c).  recover_stats is made here alone, from the results the
