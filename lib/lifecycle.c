@@ -575,11 +575,8 @@ static errcode_t check_device_size(struct recover_struct *r)
 	return 0;
 }
 
-/*
- * Every refusal of a replay with something to do, before anything is
- * written; the last is the fast commits' replay in memory, on the
- * filesystem the log leaves (a record that cannot be replayed stops all).
- */
+/* Every refusal of a replay with something to do, before anything is
+ * written. */
 static errcode_t check_before_write(struct recover_struct *r)
 {
 	struct pass_log pl = lifecycle_log(r);
@@ -638,51 +635,36 @@ static errcode_t check_before_write(struct recover_struct *r)
 	 * does not know what the tolerated features do to them. */
 	if (r->fc.state == RECOVER_FC_LIVE && r->feat.tolerated)
 		return RECOVER_ET_FC_UNKNOWN_FEATURE;
-	err = fc_replay_check(&pl, r->fs, &r->fc);
-	if (err)
-		return err;
-	/* The fast commits, in memory on the filesystem the log leaves:
-	 * a record that cannot be replayed stops all before any write. */
-	if (!lifecycle_log_error(r) && r->fc.state == RECOVER_FC_LIVE) {
-		err = fc_replay(&pl, r->fs, &r->fc, &r->fc_overlay);
-		if (err)
-			return err;
-	}
-	return 0;
+	return fc_replay_check(&pl, r->fs, &r->fc);
 }
 
 /*
- * REPLAY: the tags no replay may write refused first, then the journal
- * inode rewritten from its backup (before any logged block: one of them
- * may hold the inode's table), then the log's blocks.
+ * The fast commits, replayed in memory on the filesystem the log leaves
+ * (written after the log's blocks, fc_replay_commit()): a record that
+ * cannot be replayed stops all before any write.
  */
-static errcode_t replay_pass(struct recover_struct *r, int dry)
+static errcode_t replay_fast_commits(struct recover_struct *r)
 {
 	struct pass_log pl = lifecycle_log(r);
-	errcode_t err;
 
-	err = pass_replay_check_tags(&pl, ext2fs_blocks_count(r->fs->super),
-				     &r->rep);
-	if (err)
-		return err;
-	if (!dry) {
-		err = life_journal_restore_inode(r);
-		if (err)
-			return err;
-	}
-	err = pass_replay(&pl, r->fs->io, dry, &r->rep);
-	r->life.read_bytes = r->src.read_bytes;
-	return err;
+	if (lifecycle_log_error(r) || r->fc.state != RECOVER_FC_LIVE)
+		return 0;
+	return fc_replay(&pl, r->fs, &r->fc, &r->fc_overlay);
 }
 
 /*
  * The first writes, in this order: the MMP block taken, a journal device's
- * ext2 superblock checksum fixed (-f), the log's blocks (the REPLAY pass;
- * a dry run only reads).  *what says what an error is about.
+ * ext2 superblock checksum fixed (-f), then REPLAY: the tags no replay may
+ * write refused, the journal inode rewritten from its backup (before any
+ * logged block: one of them may hold the inode's table; with no log to
+ * replay too), and the log's blocks (a dry run only reads).  *what says
+ * what an error is about.
  */
 static errcode_t replay_log(struct recover_struct *r, int dry,
 			    enum recover_about *what)
 {
+	struct pass_log pl = lifecycle_log(r);
+	int has_log = !lifecycle_log_error(r) && r->sb.pub.start;
 	errcode_t err;
 
 	/* Every refusal is behind: the MMP block is taken (the wait) just
@@ -700,12 +682,27 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 		if (err)
 			return err;
 	}
-	if (!lifecycle_log_error(r) && r->sb.pub.start) {
-		err = replay_pass(r, dry);
+	if (has_log) {
+		err = pass_replay_check_tags(&pl,
+					     ext2fs_blocks_count(r->fs->super),
+					     &r->rep);
 		/* Only a tag past the end is the journal's fault. */
 		if (err != RECOVER_ET_TAG_PAST_END &&
 		    err != RECOVER_ET_TAG_OWN_JOURNAL)
 			*what = RECOVER_ABOUT_FS;
+		if (err)
+			return err;
+	}
+	if (!dry) {
+		*what = RECOVER_ABOUT_FS;
+		err = life_journal_restore_inode(r);
+		if (err)
+			return err;
+	}
+	if (has_log) {
+		err = pass_replay(&pl, r->fs->io, dry, &r->rep);
+		r->life.read_bytes = r->src.read_bytes;
+		*what = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
 	}
@@ -800,6 +797,9 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	err = check_before_write(r);
 	if (err)
 		return err;
+	err = replay_fast_commits(r);
+	if (err)
+		return err;
 	err = replay_log(r, dry, what);
 	if (err)
 		return err;
@@ -810,9 +810,6 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
 		r->life.wrote = 1;
-		err = life_journal_restore_inode(r);
-		if (err)
-			return err;
 		/* The fast commits' changes, over the log's blocks. */
 		err = fc_replay_commit(&r->fc_overlay, r->fs->io, &r->fc);
 		if (err)
