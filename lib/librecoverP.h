@@ -25,30 +25,6 @@
 #include "pass_replay.h"
 #include "fc.h"
 
-/*
- * What the lifecycle and the files of its row found and did themselves
- * (the passes fill results of their own): with those, what the API copies
- * into recover_stats (its fields of the same names).
- */
-struct life_result {
-	int		mounted;
-	int		dump_is_current;
-	int		journal_inode_backup;
-	unsigned int	garbage_nr_users;
-	int		fs_errors;
-	int		wrote;		/* a write issued outside REPLAY */
-	unsigned long long device_blocks;
-	unsigned long long write_blocks;
-	unsigned long long write_bytes;
-	unsigned long long desc_copies;
-	unsigned long long desc_written;  /* bytes of them written */
-	unsigned long long revoke_kept;
-	unsigned long long table_bytes;
-	unsigned long long read_bytes;
-	unsigned long long saved_bytes;
-	unsigned char	saved_sha256[32];
-};
-
 /* A dump's staleness checks (life_stale.c; recover_stats' stale_*). */
 struct stale_result {
 	unsigned int	checks;
@@ -106,7 +82,26 @@ struct recover_struct {
 	struct replay_result rep;
 	struct fc_result fc;
 	struct stale_result stale;
-	struct life_result life;
+	/*
+	 * What the lifecycle and the files of its row found and did
+	 * themselves (recover_stats' fields of the same names).
+	 */
+	int		mounted;
+	int		dump_is_current;
+	int		journal_inode_backup;
+	unsigned int	garbage_nr_users;
+	int		fs_errors;
+	int		wrote;		/* a write issued outside REPLAY */
+	unsigned long long device_blocks;
+	unsigned long long write_blocks;
+	unsigned long long write_bytes;
+	unsigned long long desc_copies;
+	unsigned long long desc_written;  /* bytes of them written */
+	unsigned long long revoke_kept;
+	unsigned long long table_bytes;
+	unsigned long long read_bytes;
+	unsigned long long saved_bytes;
+	unsigned char	saved_sha256[32];
 	enum recover_outcome outcome;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (life_mmp.c) */

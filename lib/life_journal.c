@@ -67,7 +67,7 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	r->own_jsb_raw = raw;
 	r->reset = &r->own;
 	r->reset_jsb = raw;
-	r->life.dump_is_current = 1;
+	r->dump_is_current = 1;
 	return 0;
 }
 
@@ -137,7 +137,7 @@ static void clear_garbage_fields(struct recover_struct *r)
 	    jbd2_super_version(raw) != 2 || nr <= 1)
 		return;
 	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
-	r->life.garbage_nr_users = nr;
+	r->garbage_nr_users = nr;
 }
 
 errcode_t life_journal_open(struct recover_struct *r)
@@ -182,7 +182,7 @@ errcode_t life_journal_open(struct recover_struct *r)
 		err = source_open_inode(&r->src, fs);
 		if (err)
 			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
-		r->life.journal_inode_backup = r->src.from_backup;
+		r->journal_inode_backup = r->src.from_backup;
 	}
 
 	r->jsb_raw = malloc(r->src.blocksize);
@@ -274,7 +274,7 @@ errcode_t life_journal_restore_inode(struct recover_struct *r)
 
 	if (!r->src.from_backup || r->inode_restored)
 		return 0;
-	r->life.wrote = 1;
+	r->wrote = 1;
 	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
 	if (err)
 		return err;

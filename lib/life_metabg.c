@@ -133,11 +133,11 @@ errcode_t life_metabg_write_copies(struct recover_struct *r, int dry)
 							     buf);
 				if (err)
 					goto out;
-				r->life.desc_written += bs;
+				r->desc_written += bs;
 			}
-			r->life.desc_copies++;
-			r->life.write_blocks++;
-			r->life.write_bytes += bs;
+			r->desc_copies++;
+			r->write_blocks++;
+			r->write_bytes += bs;
 		}
 	}
 out:

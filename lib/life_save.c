@@ -91,8 +91,8 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	errcode_t err = 0;
 
 	*what = RECOVER_ABOUT_NONE;
-	r->life.saved_bytes = 0;
-	memset(r->life.saved_sha256, 0, sizeof(r->life.saved_sha256));
+	r->saved_bytes = 0;
+	memset(r->saved_sha256, 0, sizeof(r->saved_sha256));
 	buf = malloc((size_t)chunk * bs);
 	if (!buf)
 		return ENOMEM;
@@ -110,7 +110,7 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 			err = sink_write(k, blk, n, bs, buf, &done);
 		}
 		sha256_update(&sum, buf, done);
-		r->life.saved_bytes += done;
+		r->saved_bytes += done;
 		if (!err)
 			err = notify_progress(&r->notify, RECOVER_PASS_SAVE,
 					      blk + n, r->src.blocks);
@@ -128,9 +128,9 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 		*what = RECOVER_ABOUT_SAVE;
 		err = sink_write(k, r->src.blocks, 1, bs, buf, &done);
 		sha256_update(&sum, buf, done);
-		r->life.saved_bytes += done;
+		r->saved_bytes += done;
 	}
-	sha256_final(&sum, r->life.saved_sha256);
+	sha256_final(&sum, r->saved_sha256);
 	if (!err) {
 		*what = RECOVER_ABOUT_SAVE;
 		err = sink_sync(k);

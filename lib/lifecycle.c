@@ -266,7 +266,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (!err && (mount_flags & EXT2_MF_MOUNTED)) {
 		/* The kernel holds a mounted device exclusively, too. */
 		if (dry && (r->opts.flags & RECOVER_FL_MOUNTED_OK))
-			r->life.mounted = 1;
+			r->mounted = 1;
 		else
 			err = RECOVER_ET_MOUNTED;
 	}
@@ -276,7 +276,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	else if (!err && (mount_flags & EXT2_MF_BUSY))
 		err = RECOVER_ET_BUSY;
 	/* Mounted here and read as such: its loop device is the mount's. */
-	if (!err && !r->life.mounted)
+	if (!err && !r->mounted)
 		err = hold_other_names(r, device, dry);
 	if (err)
 		return err;
@@ -503,19 +503,19 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * that journal keeps its log for a full replay.
 	 */
 	if (!jsrc || r->scan.end_reason == RECOVER_END_TRUNCATED) {
-		r->life.dump_is_current = 0;
+		r->dump_is_current = 0;
 		return 0;
 	}
 	/* Through a backup with nothing for the journal: e2fsck -b leaves
 	 * the journal alone and writes the primary from the backup. */
 	if (r->backup_sb && !has_log(r) && !r->sb.pub.errnum &&
 	    !r->src.from_backup) {
-		r->life.write_blocks += 1;
-		r->life.write_bytes += r->fs->blocksize;
+		r->write_blocks += 1;
+		r->write_bytes += r->fs->blocksize;
 		return dry ? 0 : backup_end(r, failed, 0);
 	}
-	r->life.write_blocks += 2;
-	r->life.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	r->write_blocks += 2;
+	r->write_bytes += jsrc->blocksize + r->fs->blocksize;
 	how.had_log = has_log(r);
 	how.replayed = !failed;
 	how.end_tid = r->scan.end_tid;
@@ -528,12 +528,12 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 		if (!copy)
 			return ENOMEM;
 		memcpy(copy, raw, jsrc->blocksize);
-		r->life.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
+		r->fs_errors = jbd2_reset_super(&r->sb, copy, &how);
 		free(copy);
 		return 0;
 	}
 	fs_error = jbd2_reset_super(&r->sb, raw, &how);
-	r->life.fs_errors = fs_error;
+	r->fs_errors = fs_error;
 	if (jsrc == &r->src)
 		*what = recover_journal_about(r);
 	err = source_write(jsrc, jsrc->sb_block, raw);
@@ -569,7 +569,7 @@ static errcode_t check_device_size(struct recover_struct *r)
 	    ext2fs_get_device_size2(r->fs->device_name, (int)r->fs->blocksize,
 				    &dev_blocks) || !dev_blocks)
 		return 0;
-	r->life.device_blocks = dev_blocks;
+	r->device_blocks = dev_blocks;
 	if (dev_blocks < ext2fs_blocks_count(r->fs->super))
 		return RECOVER_ET_DEVICE_SMALL;
 	return 0;
@@ -677,7 +677,7 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 		*what = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
-		r->life.wrote = 1;
+		r->wrote = 1;
 		err = life_journal_fix_jdev_csum(r);
 		if (err)
 			return err;
@@ -701,7 +701,7 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 	}
 	if (has_log) {
 		err = pass_replay(&pl, r->fs->io, dry, &r->rep);
-		r->life.read_bytes = r->src.read_bytes;
+		r->read_bytes = r->src.read_bytes;
 		*what = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
@@ -740,8 +740,8 @@ static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
 		ev.end = r->scan.end_reason;
 		err = notify_event_send(&r->notify, &ev);
 	}
-	r->life.revoke_kept = revoke_kept(&r->revoke);
-	r->life.table_bytes = r->revoke.peak_bytes +
+	r->revoke_kept = revoke_kept(&r->revoke);
+	r->table_bytes = r->revoke.peak_bytes +
 			      r->tags.cap * sizeof(*r->tags.v);
 	return err;
 }
@@ -755,7 +755,7 @@ errcode_t lifecycle_scan(struct recover_struct *r)
 	struct scan_how how = {
 		.flags = r->opts.flags,
 		.jsb_raw = r->jsb_raw,
-		.jsb_len = r->life.garbage_nr_users ? JSB_V1_SIZE :
+		.jsb_len = r->garbage_nr_users ? JSB_V1_SIZE :
 			   r->src.blocksize,
 	};
 	struct jreader rd;
@@ -783,7 +783,7 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
-	if (r->life.mounted)
+	if (r->mounted)
 		return RECOVER_ET_MOUNTED;
 	*what = recover_journal_about(r);
 	err = lifecycle_scan(r);
@@ -805,11 +805,11 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		return err;
 	r->replayed = 1;
 	failed = lifecycle_log_error(r) || r->rep.bad_csum;
-	r->life.write_blocks = r->rep.copies_written;
-	r->life.write_bytes = r->rep.written_bytes;
+	r->write_blocks = r->rep.copies_written;
+	r->write_bytes = r->rep.written_bytes;
 	*what = RECOVER_ABOUT_FS;
 	if (!dry) {
-		r->life.wrote = 1;
+		r->wrote = 1;
 		/* The fast commits' changes, over the log's blocks. */
 		err = fc_replay_commit(&r->fc_overlay, r->fs->io, &r->fc);
 		if (err)

@@ -55,7 +55,7 @@ static inline errcode_t lifecycle_log_error(const struct recover_struct *r)
 static inline unsigned long long
 lifecycle_written_bytes(const struct recover_struct *r)
 {
-	return r->rep.written_bytes + r->fc.written_bytes + r->life.desc_written;
+	return r->rep.written_bytes + r->fc.written_bytes + r->desc_written;
 }
 
 #endif /* LIFECYCLE_H */

@@ -230,22 +230,21 @@ static void stats_scan(const struct scan_result *s, struct recover_stats *st)
 	st->failed_at = s->failed_at;
 }
 
-/* ... and of the other passes', the fast commits' and the dump checks'. */
-static void stats_replay(const struct recover_struct *r,
+/* ... REPLAY's ... */
+static void stats_replay(const struct replay_result *p,
 			 struct recover_stats *st)
 {
-	const struct replay_result *p = &r->rep;
-	const struct fc_result *f = &r->fc;
-	const struct stale_result *k = &r->stale;
-
 	st->replayed = p->replayed;
 	st->revoked = p->revoked;
 	st->bad_csum = p->bad_csum;
 	st->bad_csum_at = p->bad_csum_at;
 	st->copies_written = p->copies_written;
 	st->superseded = p->superseded;
-	st->error = lifecycle_log_error(r);
-	st->error_at = r->scan.error ? r->scan.error_at : p->error_at;
+}
+
+/* ... the fast commits' ... */
+static void stats_fc(const struct fc_result *f, struct recover_stats *st)
+{
 	st->fc_state = f->state;
 	st->fc_end = f->end;
 	st->fc_end_at = f->end_at;
@@ -255,6 +254,12 @@ static void stats_replay(const struct recover_struct *r,
 	st->fc_commits = f->commits;
 	st->fc_replayed = f->replayed;
 	st->fc_error = f->error;
+}
+
+/* ... the dump checks' ... */
+static void stats_stale(const struct stale_result *k,
+			struct recover_stats *st)
+{
 	st->stale_checks = k->checks;
 	st->stale_found = k->found;
 	st->stale_log_time = k->log_time;
@@ -266,41 +271,44 @@ static void stats_replay(const struct recover_struct *r,
 	st->stale_fs_mnt_count = k->fs_mnt_count;
 }
 
-/* ... and of what the lifecycle found and did itself. */
+/* ... and what the lifecycle found and did itself, with what it makes of
+ * the passes' results together (the error, the bytes written, a write). */
 static void stats_life(const struct recover_struct *r,
 		       struct recover_stats *st)
 {
-	const struct life_result *l = &r->life;
-
+	st->error = lifecycle_log_error(r);
+	st->error_at = r->scan.error ? r->scan.error_at : r->rep.error_at;
 	st->needs_recovery = r->needs_recovery;
-	st->read_bytes = l->read_bytes;
+	st->read_bytes = r->read_bytes;
 	st->written_bytes = lifecycle_written_bytes(r);
-	st->revoke_kept = l->revoke_kept;
-	st->table_bytes = l->table_bytes;
-	st->dump_is_current = l->dump_is_current;
-	st->fs_errors = l->fs_errors;
-	st->journal_inode_backup = l->journal_inode_backup;
-	st->garbage_nr_users = l->garbage_nr_users;
-	st->write_blocks = l->write_blocks;
-	st->write_bytes = l->write_bytes;
-	st->saved_bytes = l->saved_bytes;
-	memcpy(st->saved_sha256, l->saved_sha256, sizeof(st->saved_sha256));
-	st->desc_copies = l->desc_copies;
-	st->mounted = l->mounted;
-	st->device_blocks = l->device_blocks;
-	st->wrote = l->wrote || r->rep.wrote;
+	st->revoke_kept = r->revoke_kept;
+	st->table_bytes = r->table_bytes;
+	st->dump_is_current = r->dump_is_current;
+	st->fs_errors = r->fs_errors;
+	st->journal_inode_backup = r->journal_inode_backup;
+	st->garbage_nr_users = r->garbage_nr_users;
+	st->write_blocks = r->write_blocks;
+	st->write_bytes = r->write_bytes;
+	st->saved_bytes = r->saved_bytes;
+	memcpy(st->saved_sha256, r->saved_sha256, sizeof(st->saved_sha256));
+	st->desc_copies = r->desc_copies;
+	st->mounted = r->mounted;
+	st->device_blocks = r->device_blocks;
+	st->wrote = r->wrote || r->rep.wrote;
 	st->outcome = r->outcome;
 }
 
-/* recover_stats, made of the results each layer keeps: this file is its
- * one writer. */
+/* recover_stats, made of the results each layer keeps, one function for
+ * each: this file is its one writer. */
 static void make_stats(const struct recover_struct *r,
 		       struct recover_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
 	stats_scan(&r->scan, st);
-	stats_replay(r, st);
+	stats_replay(&r->rep, st);
+	stats_fc(&r->fc, st);
+	stats_stale(&r->stale, st);
 	stats_life(r, st);
 }
 
@@ -359,7 +367,7 @@ static enum recover_outcome outcome(const struct recover_struct *r)
 	if (!r->replayed)
 		return RECOVER_OUTCOME_CLEAN;
 	if (r->rep.bad_csum || r->scan.failed_commit ||
-	    lifecycle_log_error(r) || r->life.fs_errors ||
+	    lifecycle_log_error(r) || r->fs_errors ||
 	    r->scan.end_reason == RECOVER_END_TRUNCATED)
 		return RECOVER_OUTCOME_PROBLEMS;
 	return RECOVER_OUTCOME_RECOVERED;
