@@ -74,8 +74,8 @@
 #include "lifecycle.h"
 #include "pass_replay.h"
 #include "pass_scan.h"
-#include "../fuzz/memio.h"
-#include "../jwrite/jw.h"
+#include "../lib/memio.h"
+#include "../lib/jw.h"
 
 #define FS_BYTES	(2U << 20)
 #define FS_BS		1024U
