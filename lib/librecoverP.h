@@ -103,6 +103,12 @@ struct recover_struct {
 	unsigned long long saved_bytes;
 	unsigned char	saved_sha256[32];
 	enum recover_outcome outcome;
+	/*
+	 * What the last failure of an open, a replay or a save is about
+	 * (recover_options.error_about): set by the step that was running,
+	 * before it runs (lifecycle.c, life_save.c).
+	 */
+	enum recover_about about;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (life_mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */

@@ -11,10 +11,8 @@
 struct recover_struct;
 
 /* recover_save(): the copy to a new file renamed over path when complete. */
-errcode_t life_save_path(struct recover_struct *r, const char *path,
-			 enum recover_about *what);
+errcode_t life_save_path(struct recover_struct *r, const char *path);
 /* recover_save_fd(). */
-errcode_t life_save_fd(struct recover_struct *r, int fd,
-		       enum recover_about *what);
+errcode_t life_save_fd(struct recover_struct *r, int fd);
 
 #endif /* LIFE_SAVE_H */

@@ -315,14 +315,14 @@ static errcode_t mmp_tick(void *arg)
 }
 
 errcode_t lifecycle_open(struct recover_struct *r, const char *device,
-			 ext2_filsys fs, enum recover_about *what)
+			 ext2_filsys fs)
 {
 	errcode_t err;
 
 	/* The passes' progress points keep a held MMP block fresh. */
 	r->notify.tick = mmp_tick;
 	r->notify.tick_arg = r;
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	if (device) {
 		err = open_device(r, device);
 		if (err)
@@ -338,7 +338,7 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 	if (r->fs)
 		r->needs_recovery =
 			ext2fs_has_feature_journal_needs_recovery(r->fs->super);
-	*what = recover_journal_about(r);
+	r->about = recover_journal_about(r);
 	return life_journal_open(r);
 }
 
@@ -471,8 +471,7 @@ static errcode_t backup_end(struct recover_struct *r, int failed,
  * recovery); then the MMP block is let go, as e2fsck does as soon as its
  * replay is done.
  */
-static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
-			    enum recover_about *what)
+static errcode_t end_replay(struct recover_struct *r, int failed, int dry)
 {
 	struct jsource *jsrc = r->reset;
 	unsigned char *raw = r->reset_jsb;
@@ -480,7 +479,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	int fs_error;
 	errcode_t err;
 
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	/*
 	 * e2fsck writes the descriptors whenever it closes the filesystem
 	 * changed: after a replay (needs_recovery set, or a log, or a dump's
@@ -535,13 +534,13 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	fs_error = jbd2_reset_super(&r->sb, raw, &how);
 	r->fs_errors = fs_error;
 	if (jsrc == &r->src)
-		*what = recover_journal_about(r);
+		r->about = recover_journal_about(r);
 	err = source_write(jsrc, jsrc->sb_block, raw);
 	if (!err)
 		err = io_channel_flush(jsrc->io);
 	if (err)
 		return err;
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	/* recover_fsck_replay(): the filesystem superblock is the caller's. */
 	if (r->fsck)
 		return 0;
@@ -657,11 +656,10 @@ static errcode_t replay_fast_commits(struct recover_struct *r)
  * ext2 superblock checksum fixed (-f), then REPLAY: the tags no replay may
  * write refused, the journal inode rewritten from its backup (before any
  * logged block: one of them may hold the inode's table; with no log to
- * replay too), and the log's blocks (a dry run only reads).  *what says
- * what an error is about.
+ * replay too), and the log's blocks (a dry run only reads).  r->about
+ * says what an error is about.
  */
-static errcode_t replay_log(struct recover_struct *r, int dry,
-			    enum recover_about *what)
+static errcode_t replay_log(struct recover_struct *r, int dry)
 {
 	struct pass_log pl = lifecycle_log(r);
 	int has_log = !lifecycle_log_error(r) && r->sb.pub.start;
@@ -670,11 +668,11 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 	/* Every refusal is behind: the MMP block is taken (the wait) just
 	 * before the first write. */
 	if (!dry) {
-		*what = RECOVER_ABOUT_FS;
+		r->about = RECOVER_ABOUT_FS;
 		err = life_mmp_take(r);
 		if (err)
 			return err;
-		*what = recover_journal_about(r);
+		r->about = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
 		r->wrote = 1;
@@ -689,12 +687,12 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 		/* Only a tag past the end is the journal's fault. */
 		if (err != RECOVER_ET_TAG_PAST_END &&
 		    err != RECOVER_ET_TAG_OWN_JOURNAL)
-			*what = RECOVER_ABOUT_FS;
+			r->about = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
 	}
 	if (!dry) {
-		*what = RECOVER_ABOUT_FS;
+		r->about = RECOVER_ABOUT_FS;
 		err = life_journal_restore_inode(r);
 		if (err)
 			return err;
@@ -702,7 +700,7 @@ static errcode_t replay_log(struct recover_struct *r, int dry,
 	if (has_log) {
 		err = pass_replay(&pl, r->fs->io, dry, &r->rep);
 		r->read_bytes = r->src.read_bytes;
-		*what = RECOVER_ABOUT_FS;
+		r->about = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
 	}
@@ -772,20 +770,20 @@ errcode_t lifecycle_scan(struct recover_struct *r)
 	return r->scan_err;
 }
 
-errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
+errcode_t lifecycle_replay(struct recover_struct *r)
 {
 	int dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
 	int failed;
 	errcode_t err;
 
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	if (!r->fs)
 		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
 	if (r->mounted)
 		return RECOVER_ET_MOUNTED;
-	*what = recover_journal_about(r);
+	r->about = recover_journal_about(r);
 	err = lifecycle_scan(r);
 	if (err)
 		return err;
@@ -800,14 +798,14 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	err = replay_fast_commits(r);
 	if (err)
 		return err;
-	err = replay_log(r, dry, what);
+	err = replay_log(r, dry);
 	if (err)
 		return err;
 	r->replayed = 1;
 	failed = lifecycle_log_error(r) || r->rep.bad_csum;
 	r->write_blocks = r->rep.copies_written;
 	r->write_bytes = r->rep.written_bytes;
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	if (!dry) {
 		r->wrote = 1;
 		/* The fast commits' changes, over the log's blocks. */
@@ -815,5 +813,5 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 		if (err)
 			return err;
 	}
-	return end_replay(r, failed, dry, what);
+	return end_replay(r, failed, dry);
 }

@@ -13,11 +13,11 @@
  * Open what the handle works on: the filesystem on device (mount checks,
  * then its MMP block), or fs, the caller's (both NULL: a dump on its own);
  * then the journal, checked, with what its source means for the passes
- * and which journal superblock a replay resets.  *what says what an error
- * is about.  recover_close() then releases whatever was opened.
+ * and which journal superblock a replay resets.  r->about says what an
+ * error is about.  recover_close() then releases whatever was opened.
  */
 errcode_t lifecycle_open(struct recover_struct *r, const char *device,
-			 ext2_filsys fs, enum recover_about *what);
+			 ext2_filsys fs);
 /* recover_needs_recovery(). */
 int lifecycle_needs_recovery(const struct recover_struct *r);
 /*
@@ -28,7 +28,7 @@ int lifecycle_needs_recovery(const struct recover_struct *r);
  */
 errcode_t lifecycle_scan(struct recover_struct *r);
 /* recover_replay(): the checks, the passes and the ordered end. */
-errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
+errcode_t lifecycle_replay(struct recover_struct *r);
 /* Close the journals and a filesystem the library opened (MMP released),
  * and free what every layer kept in the handle. */
 void lifecycle_close(struct recover_struct *r);

@@ -132,7 +132,6 @@ static errcode_t open_handle(const struct recover_options *caller_opts,
 {
 	struct recover_options o;
 	struct recover_struct *r;
-	enum recover_about what;
 	errcode_t err;
 
 	*ret = NULL;
@@ -157,9 +156,9 @@ static errcode_t open_handle(const struct recover_options *caller_opts,
 	err = new_handle(&o, &r);
 	if (err)
 		return about(&o, RECOVER_ABOUT_NONE, err);
-	err = lifecycle_open(r, device, fs, &what);
+	err = lifecycle_open(r, device, fs);
 	if (err) {
-		about(&o, what, err);
+		about(&o, r->about, err);
 		recover_close(r);
 		return err;
 	}
@@ -347,18 +346,16 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 
 errcode_t recover_save_fd(recover_t r, int fd)
 {
-	enum recover_about what;
-	errcode_t err = life_save_fd(r, fd, &what);
+	errcode_t err = life_save_fd(r, fd);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
 
 errcode_t recover_save(recover_t r, const char *path)
 {
-	enum recover_about what;
-	errcode_t err = life_save_path(r, path, &what);
+	errcode_t err = life_save_path(r, path);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
 
 /* The outcome of a replay that returned no error (recover_outcome). */
@@ -375,13 +372,12 @@ static enum recover_outcome outcome(const struct recover_struct *r)
 
 errcode_t recover_replay(recover_t r)
 {
-	enum recover_about what;
-	errcode_t err = lifecycle_replay(r, &what);
+	errcode_t err = lifecycle_replay(r);
 
 	if (err == RECOVER_ET_INTERRUPTED)
 		r->outcome = RECOVER_OUTCOME_INTERRUPTED;
 	else if (err != RECOVER_ET_ALREADY_DONE)
 		r->outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
