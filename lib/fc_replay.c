@@ -301,7 +301,8 @@ static errcode_t finish(struct fc_state *c)
 			if (fc_extent_has_root(c->ibuf)) {
 				err = ext2fs_iblk_set(fs, inode, n);
 				if (!err)
-					err = fc_state_write_inode(c, ino, c->ibuf);
+					err = fc_state_write_inode(c, ino,
+								   c->ibuf);
 				if (err)
 					return err;
 			}

@@ -67,9 +67,10 @@ errcode_t fc_state_touch(struct fc_state *c, ext2_ino_t ino)
 		return err;
 	c->t[c->nt].ino = ino;
 	c->t[c->nt].unlinked = 0;
-	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
-			      fc_state_inode_in_use(c->ibuf2) &&
-			      LINUX_S_ISDIR(fc_state_small_inode(c->ibuf2)->i_mode);
+	c->t[c->nt].was_dir =
+		ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
+		fc_state_inode_in_use(c->ibuf2) &&
+		LINUX_S_ISDIR(fc_state_small_inode(c->ibuf2)->i_mode);
 	c->nt++;
 	return 0;
 }

@@ -160,8 +160,8 @@ static void heap_pop(struct heap *h)
 /* Does ino map [lblk, end) to pblk onwards?  Through the extent handle h
  * of an extent inode, else block by block. */
 static errcode_t maps(struct fc_state *c, ext2_ino_t ino,
-		      ext2_extent_handle_t h, struct ext2_inode *inode, uint64_t lblk, uint64_t end,
-		      uint64_t pblk, int *ok)
+		      ext2_extent_handle_t h, struct ext2_inode *inode,
+		      uint64_t lblk, uint64_t end, uint64_t pblk, int *ok)
 {
 	struct ext2fs_extent ex;
 	errcode_t err;

@@ -282,8 +282,8 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 		return err;
 	if (!dry)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	/* MMP: life_mmp_begin() looks at the block; life_mmp_take() takes it before
-	 * the first write (lifecycle_replay()). */
+	/* MMP: life_mmp_begin() looks at the block; life_mmp_take() takes it
+	 * before the first write (lifecycle_replay()). */
 	flags |= EXT2_FLAG_SKIP_MMP;
 	err = open_at(r, device, flags);
 	if (err == EXT2_ET_UNSUPP_FEATURE || err == EXT2_ET_RO_UNSUPP_FEATURE)

@@ -210,7 +210,8 @@ static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 
 errcode_t pass_replay_read_copy(const struct jtags *tags,
 				struct jreader *rd, size_t i,
-				const unsigned char *state, unsigned char wanted,
+				const unsigned char *state,
+				unsigned char wanted,
 				const unsigned char **data)
 {
 	const struct jtag *t = tags->v;

@@ -52,7 +52,8 @@ errcode_t pass_replay_classify(const struct pass_log *pl, unsigned char *state,
  */
 errcode_t pass_replay_read_copy(const struct jtags *tags,
 				struct jreader *rd, size_t i,
-				const unsigned char *state, unsigned char wanted,
+				const unsigned char *state,
+				unsigned char wanted,
 				const unsigned char **data);
 /*
  * Tags no replay may write, refused before anything is: a block at or

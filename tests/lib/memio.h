@@ -2,8 +2,9 @@
 /*
  * memio.h -- an io_manager over one image held in memory, for the fuzz
  * targets and the unit tests: a filesystem is built in it once, and each
- * input starts from a pristine copy.  Writes are tracked per 1 KiB unit, so going back to the
- * pristine image costs only what the last input changed.
+ * input starts from a pristine copy.  Writes are tracked per 1 KiB unit,
+ * so going back to the pristine image costs only what the last input
+ * changed.
  */
 #ifndef MEMIO_H
 #define MEMIO_H
