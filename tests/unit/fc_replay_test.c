@@ -2,7 +2,7 @@
 /*
  * fc_replay_test.c -- unit tests of the fast-commit replay
  * (lib/fc_replay.c): records written here one by one into the fast-commit
- * area of a filesystem built in memory (tests/fuzz/memio.c: 4 MiB, 1 KiB
+ * area of a filesystem built in memory (tests/lib/memio.c: 4 MiB, 1 KiB
  * blocks, metadata_csum), replayed through the public calls, and the
  * result read back with libext2fs.  Each case is a shape the kernel's
  * mount-time replay was seen to handle otherwise than libext2fs alone:

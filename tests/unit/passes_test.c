@@ -4,10 +4,10 @@
  * (lib/pass_scan.c), the revoke strategy (lib/revoke.c), REPLAY
  * (lib/pass_replay.c) and the plan of recover_walk() (lib/pass_plan.c).
  *
- * The filesystem is held in memory (tests/fuzz/memio.c: 2 MiB, 1 KiB
+ * The filesystem is held in memory (tests/lib/memio.c: 2 MiB, 1 KiB
  * blocks, metadata_csum, a 1024-block journal inode); each case starts
  * from its pristine copy and writes a small log into the journal inode
- * with the project's own writer (tests/jwrite/jw.c, which shares no code
+ * with the project's own writer (tests/lib/jw.c, which shares no code
  * with the reader), over the same in-memory channel, then sets
  * needs_recovery.  The logs are v2 superblocks with 64bit and csum v3;
  * the blocks logged are free blocks of the filesystem.  Journal block
