@@ -9,7 +9,7 @@
  *      journal logs is an allocated, already written block of the image: the
  *      replay overwrites data, as on a real device, instead of filling holes
  *      of a sparse file;
- *   2. writes the log with jw_bulk() from tests/jwrite/jw.c: T transactions,
+ *   2. writes the log with jw_bulk() from tests/lib/jw.c: T transactions,
  *      each logging L blocks of /bench-data then revoking its share of the N
  *      records, a share of them (hit=) naming blocks logged by earlier
  *      transactions, the rest freed blocks the log never logged;

@@ -10,7 +10,7 @@
 #include "array.h"
 
 /* Make room for need elements of size bytes in the array *p of *cap. */
-errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size)
+errcode_t array_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
 	void *q;

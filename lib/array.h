@@ -15,6 +15,6 @@
  * Make room for need elements of size bytes in the array *p of *cap
  * elements: 0, or ENOMEM with *p and *cap as they were.
  */
-errcode_t recovery_grow(void **p, size_t *cap, size_t need, size_t size);
+errcode_t array_grow(void **p, size_t *cap, size_t need, size_t size);
 
 #endif /* ARRAY_H */

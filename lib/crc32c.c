@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * crc32c.c -- recover_crc32c() (crc32c.h): ISA-L's crc32_iscsi when
+ * crc32c.c -- crc32c_update() (crc32c.h): ISA-L's crc32_iscsi when
  * configure found ISA-L, else libext2fs's ext2fs_crc32c_le.  Compiled a
  * second time with RECOVER_CRC32C_EXT2FS for the static archive, which
  * then needs no ISA-L (Makefile.am).
@@ -14,7 +14,7 @@
 #if defined(HAVE_ISAL) && !defined(RECOVER_CRC32C_EXT2FS)
 #include <isa-l/crc.h>
 
-uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t crc32c_update(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
@@ -29,7 +29,7 @@ uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len)
 #else
 #include <ext2fs/ext2fs.h>
 
-uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t crc32c_update(uint32_t crc, const void *buf, size_t len)
 {
 	return ext2fs_crc32c_le(crc, buf, len);
 }

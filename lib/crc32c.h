@@ -20,6 +20,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-uint32_t recover_crc32c(uint32_t crc, const void *buf, size_t len);
+uint32_t crc32c_update(uint32_t crc, const void *buf, size_t len);
 
 #endif /* LIBRECOVER_CRC32C_H */

@@ -11,8 +11,9 @@
  * callers need the raw bytes: the checks of a journal device, and the end
  * of a replay, which rewrites the filesystem's superblock from the block
  * on disk (a logged copy may have replaced libext2fs's, and unknown
- * feature bits stay as they are).  The decoders and encoders in
- * ext4_super.c work on a buffer of ES_SIZE bytes and do no I/O.
+ * feature bits stay as they are).  The decoders and encoders of
+ * ext4_super.c (ext4_super.h) work on a buffer of ES_SIZE bytes and do no
+ * I/O.
  *
  * Nothing here needs libext2fs's headers: outpath.c, compiled into
  * jrecover too, reads the magic with ES_MAGIC.
@@ -51,52 +52,5 @@
 #define ES_SIZE				1024
 
 static_assert(ES_CHECKSUM + 4 == ES_SIZE, "s_checksum ends the superblock");
-
-struct ext2_super_block;
-
-/* Does s_checksum hold?  Always without metadata_csum, which has none. */
-int ext4_super_csum_ok(const unsigned char *es);
-/* Store s_checksum as it should be: crc32c (seed ~0) of the bytes before
- * it. */
-void ext4_super_set_csum(unsigned char *es);
-
-/* The block size s_log_block_size says, or 0 when it is out of range. */
-unsigned int ext4_super_block_size(const unsigned char *es);
-/* s_blocks_count, with its high half when the 64bit feature is set. */
-uint64_t ext4_super_blocks_count(const unsigned char *es);
-
-/*
- * The fields that place the group descriptors (counts, group sizes,
- * features, descriptor size, s_first_meta_bg, the sparse_super2 backups),
- * from es into sb, whose other fields are left as they were.  Returns 0,
- * with sb untouched, when es is no superblock (magic) or one of another
- * block size than sb's.
- */
-int ext4_super_decode_layout(const unsigned char *es,
-			     struct ext2_super_block *sb);
-
-/* What the end of a replay changes in the filesystem's superblock. */
-struct ext4_super_update {
-	int		recovered;	/* needs_recovery is cleared */
-	int		failed;		/* not clean: EXT2_VALID_FS cleared */
-	int		fs_error;	/* errors: EXT2_ERROR_FS set */
-	time_t		wtime;		/* s_wtime and s_wtime_hi */
-	uint64_t	kbytes_written;	/* added to s_kbytes_written */
-};
-
-/* Apply u to es; with metadata_csum, the checksum follows. */
-void ext4_super_update(unsigned char *es, const struct ext4_super_update *u);
-
-/* Feature bits libext2fs does not know (features.c). */
-/*
- * The filesystem's incompat and ro_compat bits outside what the library
- * in use supports (supp_*), into f, and whether the open may go on:
- * EXT2_ET_UNSUPP_FEATURE for an unknown incompat bit a replay of full
- * commits cannot ignore, EXT2_ET_RO_UNSUPP_FEATURE for an unknown ro_compat
- * bit when rw, else 0 (f->tolerated then lists what is ignored).
- */
-errcode_t features_judge(struct recover_fs_features *f, uint32_t incompat,
-			 uint32_t ro_compat, uint32_t supp_incompat,
-			 uint32_t supp_ro_compat, int rw);
 
 #endif /* EXT4_FS_H */

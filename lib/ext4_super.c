@@ -13,6 +13,7 @@
 
 #include "crc32c.h"
 #include "ext4_fs.h"
+#include "ext4_super.h"
 
 /* ext4_fs.h's offsets, against libext2fs's own struct. */
 #define ES_FIELD(off, field) \
@@ -48,7 +49,7 @@ static int has_csum(const unsigned char *es)
 /* s_checksum as it should be: crc32c (seed ~0) of the bytes before it. */
 static uint32_t ext4_super_csum(const unsigned char *es)
 {
-	return recover_crc32c(~0U, es, ES_CHECKSUM);
+	return crc32c_update(~0U, es, ES_CHECKSUM);
 }
 
 int ext4_super_csum_ok(const unsigned char *es)

@@ -110,8 +110,8 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 			return 0;
 		}
 		if (t.tag == FC_TAG_TAIL) {
-			s->crc = recover_crc32c(s->crc, blk + pos,
-						FC_TL_SIZE + FC_TAIL_CRC);
+			s->crc = crc32c_update(s->crc, blk + pos,
+					       FC_TL_SIZE + FC_TAIL_CRC);
 			if (t.tid != s->expected_tid || t.crc != s->crc)
 				return stop(s, RECOVER_FC_END_TAIL);
 			s->valid = s->tags;
@@ -119,8 +119,8 @@ int fc_scan_block(struct fc_scan *s, const unsigned char *blk, fc_tag_fn fn,
 			s->commits++;
 			s->crc = 0;
 		} else {
-			s->crc = recover_crc32c(s->crc, blk + pos,
-						FC_TL_SIZE + t.len);
+			s->crc = crc32c_update(s->crc, blk + pos,
+					       FC_TL_SIZE + t.len);
 		}
 		pos += FC_TL_SIZE + t.len;
 	}
@@ -169,9 +169,9 @@ static int emit_tag(void *data, const struct fc_tag *t, int valid)
 	struct notify *n = w->pl->notify;
 	struct recover_event ev;
 
-	recovery_event_init(&ev, RECOVER_EV_FC_TAG,
-			    (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
-			    t->tid : w->res->tid, w->jblk);
+	notify_event_init(&ev, RECOVER_EV_FC_TAG,
+			  (t->tag == FC_TAG_HEAD || t->tag == FC_TAG_TAIL) ?
+			  t->tid : w->res->tid, w->jblk);
 	ev.fc_tag = t->tag;
 	ev.ino = t->ino;
 	ev.parent = t->parent;
@@ -192,10 +192,10 @@ static errcode_t emit_simple(const struct fc_walk *w,
 {
 	struct recover_event ev;
 
-	recovery_event_init(&ev, type, w->res->tid, jblock);
+	notify_event_init(&ev, type, w->res->tid, jblock);
 	ev.count = count;
 	ev.fc_end = w->res->end;
-	return recovery_event_send(w->pl->notify, &ev);
+	return notify_event_send(w->pl->notify, &ev);
 }
 
 /*
@@ -244,7 +244,7 @@ static errcode_t walk_area(struct fc_walk *w, unsigned int inode_size,
 			s->end_off = 0;
 			break;
 		}
-		err = jsource_read(w->pl->src, blk, 1, buf);
+		err = source_read(w->pl->src, blk, 1, buf);
 		if (err) {
 			err = 0;
 			s->end = RECOVER_FC_END_READ;

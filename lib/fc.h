@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fc.h -- the fast-commit area: its scan as the kernel's mount-time scan
- * judges it (fc.c), and the replay of its records (fc_replay.c and the
- * files that share fc_replay.h).  Like the passes, these are given the
- * journal, the tags and the filesystem, never the handle, and fill a
- * result of their own (struct fc_result).
+ * judges it (fc.c), and what the area holds and what its replay did
+ * (struct fc_result; the replay's entry points are in fc_replay.h).  Like
+ * the passes, these are given the journal, the tags and the filesystem,
+ * never the handle, and fill a result of their own.
  */
 #ifndef FC_H
 #define FC_H
@@ -14,7 +14,6 @@
 #include "passes.h"
 
 struct fc_tag;
-struct fc_overlay;
 
 /* What the area holds and what its replay did (recover_stats' fc_*). */
 struct fc_result {
@@ -75,24 +74,5 @@ unsigned char *fc_area_begin(const struct jsuper *sb, unsigned int inode_size,
  */
 errcode_t fc_scan_area(const struct pass_log *pl, unsigned int inode_size,
 		       uint32_t end_tid, struct fc_result *res);
-
-/* ---- fast-commit replay (fc_replay.c) ---------------------------------- */
-
-/* RECOVER_ET_FC_RECORD when a valid record names an inode, block or name
- * the replay must not touch; nothing is written. */
-errcode_t fc_replay_check(const struct pass_log *pl, ext2_filsys fs,
-			  const struct fc_result *res);
-/*
- * The valid records, replayed in memory on fs as the log's blocks will
- * leave it (nothing written; RECOVER_ET_FC_REPLAY, with res->error saying
- * why, when a record cannot be replayed): *ovl holds the view; then
- * fc_replay_commit(), after the log's blocks, writes what it changed
- * through io.
- */
-errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
-		    struct fc_result *res, struct fc_overlay **ovl);
-errcode_t fc_replay_commit(struct fc_overlay **ovl, io_channel io,
-			   struct fc_result *res);
-void fc_replay_free(struct fc_overlay **ovl);
 
 #endif /* FC_H */

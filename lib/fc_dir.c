@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "fc_fs.h"
-#include "fc_replay.h"
+#include "fc_dir.h"
+#include "fc_htree.h"
+#include "fc_inode.h"
+#include "fc_state.h"
 
 static int file_type(uint16_t mode)
 {
@@ -33,7 +36,8 @@ static int file_type(uint16_t mode)
  * own (padded) size; without such an entry, less the room a new entry
  * takes, rounded down to the padding.  0 when there is none.
  */
-static size_t inline_value_room(const struct fcr *c, const unsigned char *raw)
+static size_t inline_value_room(const struct fc_state *c,
+				const unsigned char *raw)
 {
 	unsigned int extra = get_le16(raw + FC_I_EXTRA_ISIZE);
 	const unsigned char *first, *e, *end = raw + c->isize;
@@ -82,7 +86,7 @@ static size_t inline_value_room(const struct fcr *c, const unsigned char *raw)
  * the whole inline size); it becomes a block only when the names fill that
  * too.  *grown says it grew.
  */
-static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
+static errcode_t grow_inline_dir(struct fc_state *c, ext2_ino_t dir, int *grown)
 {
 	size_t size, room;
 	struct ext2_inode inode;
@@ -93,12 +97,12 @@ static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
 	err = ext2fs_inline_data_size(c->fs, dir, &size);
 	if (err || size > EXT4_MIN_INLINE_DATA_SIZE)
 		return err;
-	err = fcr_read_inode(c, dir, c->ibuf2);
+	err = fc_state_read_inode(c, dir, c->ibuf2);
 	if (err)
 		return err;
-	fcr_inode_to_disk(c, c->ibuf2);
+	fc_state_inode_to_disk(c, c->ibuf2);
 	room = inline_value_room(c, c->ibuf2);
-	fcr_inode_to_host(c, c->ibuf2);
+	fc_state_inode_to_host(c, c->ibuf2);
 	/* Room for more than the smallest entry, or a block at once. */
 	if (room <= EXT2_DIR_REC_LEN(1))
 		return 0;
@@ -133,8 +137,8 @@ static errcode_t grow_inline_dir(struct fcr *c, ext2_ino_t dir, int *grown)
 
 /* Link name in parent to ino unless the name is there already; *added
  * says whether it was linked. */
-static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
-			   int *added)
+static errcode_t link_name(struct fc_state *c, const struct fc_tag *t,
+			   uint16_t mode, int *added)
 {
 	char name[FC_NAME_MAX + 1];
 	ext2_ino_t found;
@@ -142,9 +146,9 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 	int tries, grew = 0, indexed = 0;
 
 	*added = 0;
-	err = fcr_read_inode(c, t->parent, c->ibuf2);
-	if (err || !fcr_in_use(c->ibuf2) ||
-	    !LINUX_S_ISDIR(fcr_small(c->ibuf2)->i_mode))
+	err = fc_state_read_inode(c, t->parent, c->ibuf2);
+	if (err || !fc_state_inode_in_use(c->ibuf2) ||
+	    !LINUX_S_ISDIR(fc_state_small_inode(c->ibuf2)->i_mode))
 		return err;
 	memcpy(name, t->name, t->name_len);
 	name[t->name_len] = 0;
@@ -164,13 +168,13 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 		if (err != EXT2_ET_DIR_NO_SPACE)
 			break;
 		err = 0;
-		if (!grew && (fcr_small(c->ibuf2)->i_flags &
+		if (!grew && (fc_state_small_inode(c->ibuf2)->i_flags &
 			      EXT4_INLINE_DATA_FL)) {
 			grew = 1;
 			err = grow_inline_dir(c, t->parent, &done);
 		} else if (!indexed) {
 			indexed = 1;
-			err = fcr_index_dir(c, t->parent, &done);
+			err = fc_htree_index_dir(c, t->parent, &done);
 		}
 		if (!err && !done)
 			err = ext2fs_expand_dir(c->fs, t->parent);
@@ -182,9 +186,9 @@ static errcode_t link_name(struct fcr *c, const struct fc_tag *t, uint16_t mode,
 }
 
 /* "." and ".." in a new directory's first block, as ext4_init_new_dir. */
-static errcode_t init_dir(struct fcr *c, ext2_ino_t ino, ext2_ino_t parent)
+static errcode_t init_dir(struct fc_state *c, ext2_ino_t ino, ext2_ino_t parent)
 {
-	struct ext2_inode *inode = fcr_small(c->ibuf);
+	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 	blk64_t pblk = 0;
 	char *block = NULL;
 	errcode_t err;
@@ -211,16 +215,16 @@ static errcode_t init_dir(struct fcr *c, ext2_ino_t ino, ext2_ino_t parent)
 	return ext2fs_write_inode(c->fs, ino, inode);
 }
 
-errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_dir_replay_create(struct fc_state *c, const struct fc_tag *t)
 {
-	struct ext2_inode *inode = fcr_small(c->ibuf);
+	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 	int added = 0;
 	errcode_t err;
 
-	err = fcr_touch(c, t->ino);
+	err = fc_state_touch(c, t->ino);
 	if (!err)
-		err = fcr_read_inode(c, t->ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf))
+		err = fc_state_read_inode(c, t->ino, c->ibuf);
+	if (err || !fc_state_inode_in_use(c->ibuf))
 		return err;
 	/*
 	 * A new inline directory's INODE record came with its i_block, which
@@ -228,8 +232,8 @@ errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t)
 	 */
 	if (LINUX_S_ISDIR(inode->i_mode) &&
 	    !(inode->i_flags & EXT4_INLINE_DATA_FL)) {
-		err = fcr_read_inode(c, t->parent, c->ibuf2);
-		if (err || !fcr_in_use(c->ibuf2))
+		err = fc_state_read_inode(c, t->parent, c->ibuf2);
+		if (err || !fc_state_inode_in_use(c->ibuf2))
 			return err;
 		err = init_dir(c, t->ino, t->parent);
 		if (err)
@@ -238,7 +242,7 @@ errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t)
 	err = link_name(c, t, inode->i_mode, &added);
 	if (err)
 		return err;
-	err = fcr_read_inode(c, t->ino, c->ibuf);
+	err = fc_state_read_inode(c, t->ino, c->ibuf);
 	if (err)
 		return err;
 	/*
@@ -257,48 +261,48 @@ errcode_t fcr_replay_create(struct fcr *c, const struct fc_tag *t)
 	err = ext2fs_write_inode(c->fs, t->ino, inode);
 	if (err || !added)
 		return err;
-	err = fcr_touch(c, t->parent);
+	err = fc_state_touch(c, t->parent);
 	if (!err)
-		err = fcr_read_inode(c, t->parent, c->ibuf2);
+		err = fc_state_read_inode(c, t->parent, c->ibuf2);
 	if (err)
 		return err;
-	fcr_small(c->ibuf2)->i_links_count++;
-	return fcr_write_inode(c, t->parent, c->ibuf2);
+	fc_state_small_inode(c->ibuf2)->i_links_count++;
+	return fc_state_write_inode(c, t->parent, c->ibuf2);
 }
 
-errcode_t fcr_replay_link(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_dir_replay_link(struct fc_state *c, const struct fc_tag *t)
 {
 	errcode_t err;
 	int added;
 
-	err = fcr_read_inode(c, t->ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf))
+	err = fc_state_read_inode(c, t->ino, c->ibuf);
+	if (err || !fc_state_inode_in_use(c->ibuf))
 		return err;
-	err = link_name(c, t, fcr_small(c->ibuf)->i_mode, &added);
+	err = link_name(c, t, fc_state_small_inode(c->ibuf)->i_mode, &added);
 	if (err || !added)
 		return err;
 	/* One link more, as the kernel's link does (an UNLINK of the old
 	 * name of a rename comes next, and takes it off again). */
-	err = fcr_touch(c, t->ino);
+	err = fc_state_touch(c, t->ino);
 	if (!err)
-		err = fcr_read_inode(c, t->ino, c->ibuf);
+		err = fc_state_read_inode(c, t->ino, c->ibuf);
 	if (err)
 		return err;
-	if (fcr_small(c->ibuf)->i_links_count < 0xFFFF)
-		fcr_small(c->ibuf)->i_links_count++;
-	return fcr_write_inode(c, t->ino, c->ibuf);
+	if (fc_state_small_inode(c->ibuf)->i_links_count < 0xFFFF)
+		fc_state_small_inode(c->ibuf)->i_links_count++;
+	return fc_state_write_inode(c, t->ino, c->ibuf);
 }
 
-errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_dir_replay_unlink(struct fc_state *c, const struct fc_tag *t)
 {
 	char name[FC_NAME_MAX + 1];
 	errcode_t err;
 
-	err = fcr_read_inode(c, t->ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf))
+	err = fc_state_read_inode(c, t->ino, c->ibuf);
+	if (err || !fc_state_inode_in_use(c->ibuf))
 		return err;
-	err = fcr_read_inode(c, t->parent, c->ibuf2);
-	if (err || !fcr_in_use(c->ibuf2))
+	err = fc_state_read_inode(c, t->parent, c->ibuf2);
+	if (err || !fc_state_inode_in_use(c->ibuf2))
 		return err;
 	memcpy(name, t->name, t->name_len);
 	name[t->name_len] = 0;
@@ -319,27 +323,27 @@ errcode_t fcr_replay_unlink(struct fcr *c, const struct fc_tag *t)
 	 * and its parent loses the link its ".." held (a later INODE record
 	 * of the parent gives the count anyway).
 	 */
-	err = fcr_touch(c, t->ino);
+	err = fc_state_touch(c, t->ino);
 	if (!err)
-		err = fcr_read_inode(c, t->ino, c->ibuf);
+		err = fc_state_read_inode(c, t->ino, c->ibuf);
 	if (err)
 		return err;
-	if (LINUX_S_ISDIR(fcr_small(c->ibuf)->i_mode)) {
-		err = fcr_evict(c, t->ino);
+	if (LINUX_S_ISDIR(fc_state_small_inode(c->ibuf)->i_mode)) {
+		err = fc_inode_evict(c, t->ino);
 		if (!err)
-			err = fcr_touch(c, t->parent);
+			err = fc_state_touch(c, t->parent);
 		if (!err)
-			err = fcr_read_inode(c, t->parent, c->ibuf);
+			err = fc_state_read_inode(c, t->parent, c->ibuf);
 		if (err)
 			return err;
 		/* 1: more subdirectories than a count holds (dir_nlink). */
-		if (fcr_small(c->ibuf)->i_links_count > 2)
-			fcr_small(c->ibuf)->i_links_count--;
-		return fcr_write_inode(c, t->parent, c->ibuf);
+		if (fc_state_small_inode(c->ibuf)->i_links_count > 2)
+			fc_state_small_inode(c->ibuf)->i_links_count--;
+		return fc_state_write_inode(c, t->parent, c->ibuf);
 	}
-	if (fcr_small(c->ibuf)->i_links_count)
-		fcr_small(c->ibuf)->i_links_count--;
-	if (fcr_small(c->ibuf)->i_links_count)
-		return fcr_write_inode(c, t->ino, c->ibuf);
-	return fcr_unlinked(c, t->ino);
+	if (fc_state_small_inode(c->ibuf)->i_links_count)
+		fc_state_small_inode(c->ibuf)->i_links_count--;
+	if (fc_state_small_inode(c->ibuf)->i_links_count)
+		return fc_state_write_inode(c, t->ino, c->ibuf);
+	return fc_inode_unlinked(c, t->ino);
 }

@@ -14,10 +14,11 @@
 #include <string.h>
 
 #include "fc_fs.h"
-#include "fc_replay.h"
+#include "fc_extent.h"
+#include "fc_state.h"
 
 /* Is blk inside one of the ADD_RANGE regions (sorted, merged)? */
-static int in_region(const struct fcr *c, blk64_t blk)
+static int in_region(const struct fc_state *c, blk64_t blk)
 {
 	size_t lo = 0, hi = c->nreg;
 
@@ -39,7 +40,7 @@ static int in_region(const struct fcr *c, blk64_t blk)
  * maps: the kernel's allocator skips those regions until the end of the
  * replay (ext4_fc_replay_check_excluded), so must libext2fs's.
  */
-void fcr_release(struct fcr *c, blk64_t blk, blk64_t n)
+void fc_extent_release(struct fc_state *c, blk64_t blk, blk64_t n)
 {
 	for (; n; blk++, n--)
 		if (!in_region(c, blk))
@@ -47,9 +48,9 @@ void fcr_release(struct fcr *c, blk64_t blk, blk64_t n)
 }
 
 /* libext2fs freeing a block (ext2fs_punch): a region's block stays taken. */
-void fcr_alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
+void fc_extent_alloc_stats(ext2_filsys fs, blk64_t blk, int inuse)
 {
-	struct fcr *c = fs->priv_data;
+	struct fc_state *c = fs->priv_data;
 
 	if (inuse < 0 && c && in_region(c, blk))
 		ext2fs_mark_block_bitmap2(fs->block_map, blk);
@@ -63,7 +64,7 @@ static int reg_cmp(const void *a, const void *b)
 }
 
 /* Sort the regions and merge those that touch or overlap. */
-void fcr_merge_regions(struct fcr *c)
+void fc_extent_merge_regions(struct fc_state *c)
 {
 	size_t i, n = 0;
 
@@ -87,16 +88,16 @@ void fcr_merge_regions(struct fcr *c)
 
 /* A walk of the area before the replay (an fc_tag_fn): every ADD_RANGE's
  * blocks noted as a region. */
-int fcr_note_region(void *data, const struct fc_tag *t, int valid)
+int fc_extent_note_region(void *data, const struct fc_tag *t, int valid)
 {
-	struct fcr *c = data;
+	struct fc_state *c = data;
 
 	if (!valid)
 		return 1;
 	if (t->tag != FC_TAG_ADD_RANGE || !t->count)
 		return 0;
-	c->err = recovery_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
-				    sizeof(*c->reg));
+	c->err = array_grow((void **)&c->reg, &c->capreg, c->nreg + 1,
+			    sizeof(*c->reg));
 	if (c->err)
 		return 1;
 	c->reg[c->nreg].pblk = t->pblk;
@@ -106,7 +107,7 @@ int fcr_note_region(void *data, const struct fc_tag *t, int valid)
 }
 
 /* The inode in buf is an extent inode, and i_block holds a tree's root. */
-int fcr_has_extent_root(const unsigned char *buf)
+int fc_extent_has_root(const unsigned char *buf)
 {
 	const struct ext2_inode *i = (const struct ext2_inode *)buf;
 
@@ -115,7 +116,7 @@ int fcr_has_extent_root(const unsigned char *buf)
 }
 
 /* A fresh extent tree in the inode's i_block: a root and no extent. */
-void fcr_empty_root(unsigned char *buf)
+void fc_extent_empty_root(unsigned char *buf)
 {
 	memset(buf + FC_I_BLOCK, 0, FC_I_BLOCK_SIZE);
 	put_le16(buf + FC_I_BLOCK + FC_EH_MAGIC, FC_EXTENT_MAGIC);
@@ -129,12 +130,12 @@ void fcr_empty_root(unsigned char *buf)
  * tree stays as on disk): here the release waits for the end instead,
  * where it comes before the marking, which gives the same bitmap.
  */
-errcode_t fcr_note_freed(struct fcr *c, blk64_t blk, blk64_t n)
+errcode_t fc_extent_note_freed(struct fc_state *c, blk64_t blk, blk64_t n)
 {
 	errcode_t err;
 
-	err = recovery_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
-			    sizeof(*c->freed));
+	err = array_grow((void **)&c->freed, &c->capfreed, c->nfreed + 1,
+			 sizeof(*c->freed));
 	if (err)
 		return err;
 	c->freed[c->nfreed].pblk = blk;
@@ -182,8 +183,8 @@ static errcode_t next_extent(ext2_extent_handle_t h, int *op,
 
 /* Every block an extent inode maps, and its tree blocks: marked in the
  * block bitmap (mark), or noted for release at the end; and counted. */
-errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
-			  int mark, blk64_t *count)
+errcode_t fc_extent_walk_blocks(struct fc_state *c, ext2_ino_t ino,
+				unsigned char *buf, int mark, blk64_t *count)
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent ex;
@@ -191,7 +192,7 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 	errcode_t err;
 	int op = EXT2_EXTENT_ROOT;
 
-	if (!fcr_has_extent_root(buf)) {
+	if (!fc_extent_has_root(buf)) {
 		*count = 0;
 		return 0;
 	}
@@ -205,7 +206,7 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 				continue;
 			if (mark)
 				ext2fs_mark_block_bitmap2(c->fs->block_map, ex.e_pblk);
-			else if ((err = fcr_note_freed(c, ex.e_pblk, 1)))
+			else if ((err = fc_extent_note_freed(c, ex.e_pblk, 1)))
 				break;
 			n++;
 			continue;
@@ -215,7 +216,7 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
 		if (mark)
 			ext2fs_mark_block_bitmap_range2(c->fs->block_map,
 							ex.e_pblk, ex.e_len);
-		else if ((err = fcr_note_freed(c, ex.e_pblk, ex.e_len)))
+		else if ((err = fc_extent_note_freed(c, ex.e_pblk, ex.e_len)))
 			break;
 		n += clusters_of(c->fs, ex.e_pblk, ex.e_len, &last);
 	}
@@ -234,9 +235,10 @@ errcode_t fcr_walk_blocks(struct fcr *c, ext2_ino_t ino, unsigned char *buf,
  * not the one the replay has built so far, so it is made true first (the
  * end of the replay counts it again in any case).
  */
-errcode_t fcr_recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
+errcode_t fc_extent_recount(struct fc_state *c, ext2_ino_t ino,
+			    unsigned char *buf)
 {
-	struct ext2_inode *inode = fcr_small(buf);
+	struct ext2_inode *inode = fc_state_small_inode(buf);
 	blk64_t n = 0, acl = ext2fs_file_acl_block(c->fs, inode);
 	blk64_t last = ~(blk64_t)0;
 	ext2_extent_handle_t h;
@@ -244,7 +246,7 @@ errcode_t fcr_recount(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
-	if (!fcr_has_extent_root(buf))
+	if (!fc_extent_has_root(buf))
 		return 0;
 	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
 	if (err)
@@ -285,7 +287,8 @@ struct tree_runs {
  * The extents of the tree of the inode in c->ibuf, and its blocks; leaves
  * that overlap (a tree the replay could not have made) are refused.
  */
-static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
+static errcode_t read_tree(struct fc_state *c, ext2_ino_t ino,
+			   struct tree_runs *t)
 {
 	ext2_extent_handle_t h;
 	struct ext2_extent_info info;
@@ -294,7 +297,8 @@ static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
-	err = ext2fs_extent_open2(c->fs, ino, fcr_small(c->ibuf), &h);
+	err = ext2fs_extent_open2(c->fs, ino, fc_state_small_inode(c->ibuf),
+				  &h);
 	if (err)
 		return err;
 	err = ext2fs_extent_get_info(h, &info);
@@ -303,8 +307,8 @@ static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
 	t->depth = (unsigned int)info.max_depth;
 	while (!(err = next_extent(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			err = recovery_grow((void **)&t->tb, &t->captb,
-					    t->ntb + 1, sizeof(*t->tb));
+			err = array_grow((void **)&t->tb, &t->captb,
+					 t->ntb + 1, sizeof(*t->tb));
 			if (err)
 				break;
 			t->tb[t->ntb++] = ex.e_pblk;
@@ -317,8 +321,8 @@ static errcode_t read_tree(struct fcr *c, ext2_ino_t ino, struct tree_runs *t)
 			err = RECOVER_ET_FC_UNLIKE_KERNEL;
 			break;
 		}
-		err = recovery_grow((void **)&t->v, &t->capv, t->nv + 1,
-				    sizeof(*t->v));
+		err = array_grow((void **)&t->v, &t->capv, t->nv + 1,
+				 sizeof(*t->v));
 		if (err)
 			break;
 		t->v[t->nv].lblk = ex.e_lblk;
@@ -359,7 +363,7 @@ static size_t merge_runs(struct run *v, size_t nv)
  * its old index and leaf blocks released, an empty root, then the runs
  * inserted one by one (libext2fs allocates the blocks as it splits).
  */
-static errcode_t rewrite_tree(struct fcr *c, ext2_ino_t ino,
+static errcode_t rewrite_tree(struct fc_state *c, ext2_ino_t ino,
 			      const struct tree_runs *t, size_t nm)
 {
 	ext2_filsys fs = c->fs;
@@ -370,13 +374,14 @@ static errcode_t rewrite_tree(struct fcr *c, ext2_ino_t ino,
 
 	for (i = 0; i < t->ntb; i++)
 		if (t->tb[i] < ext2fs_blocks_count(fs->super))
-			fcr_release(c, t->tb[i], 1);
-	fcr_empty_root(c->ibuf);
-	err = ext2fs_iblk_set(fs, fcr_small(c->ibuf), 0);
+			fc_extent_release(c, t->tb[i], 1);
+	fc_extent_empty_root(c->ibuf);
+	err = ext2fs_iblk_set(fs, fc_state_small_inode(c->ibuf), 0);
 	if (!err)
-		err = fcr_write_inode(c, ino, c->ibuf);
+		err = fc_state_write_inode(c, ino, c->ibuf);
 	if (!err)
-		err = ext2fs_extent_open2(fs, ino, fcr_small(c->ibuf), &h);
+		err = ext2fs_extent_open2(fs, ino,
+					  fc_state_small_inode(c->ibuf), &h);
 	for (i = 0; !err && i < nm; i++) {
 		ex.e_lblk = t->v[i].lblk;
 		ex.e_pblk = t->v[i].pblk;
@@ -408,7 +413,7 @@ static errcode_t rewrite_tree(struct fcr *c, ext2_ino_t ino,
  * leaf blocks released, new ones allocated as libext2fs splits).  Leaves
  * that overlap (a tree the replay could not have made) are refused.
  */
-errcode_t fcr_compact_tree(struct fcr *c, ext2_ino_t ino)
+errcode_t fc_extent_compact_tree(struct fc_state *c, ext2_ino_t ino)
 {
 	unsigned int per_leaf = (c->fs->blocksize - FC_EH_SIZE) /
 				FC_EXTENT_SIZE;
@@ -416,8 +421,9 @@ errcode_t fcr_compact_tree(struct fcr *c, ext2_ino_t ino)
 	size_t nm;
 	errcode_t err;
 
-	err = fcr_read_inode(c, ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf) || !fcr_has_extent_root(c->ibuf))
+	err = fc_state_read_inode(c, ino, c->ibuf);
+	if (err || !fc_state_inode_in_use(c->ibuf) ||
+	    !fc_extent_has_root(c->ibuf))
 		return err;
 	memset(&t, 0, sizeof(t));
 	err = read_tree(c, ino, &t);

@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "fc_fs.h"
-#include "fc_replay.h"
+#include "fc_htree.h"
+#include "fc_state.h"
 
 struct dent {
 	unsigned int	off;		/* in the old block */
@@ -41,7 +42,7 @@ static errcode_t read_dir_block(ext2_filsys fs, blk64_t blk, void *buf,
 {
 	errcode_t err = ext2fs_read_dir_block4(fs, blk, buf, 0, ino);
 
-	if (!err && fcr_big_endian_host())
+	if (!err && fc_state_big_endian_host())
 		err = ext2fs_dirent_swab_out2(fs, buf, fs->blocksize, 0);
 	return err;
 }
@@ -51,7 +52,7 @@ static errcode_t write_dir_block(ext2_filsys fs, blk64_t blk, void *buf,
 {
 	errcode_t err = 0;
 
-	if (fcr_big_endian_host())
+	if (fc_state_big_endian_host())
 		err = ext2fs_dirent_swab_in2(fs, buf, fs->blocksize, 0);
 	return err ? err : ext2fs_write_dir_block4(fs, blk, buf, 0, ino);
 }
@@ -86,7 +87,7 @@ static void fill_leaf(ext2_filsys fs, unsigned char *leaf,
 	}
 }
 
-/* A one-block directory being made an indexed one (fcr_index_dir()). */
+/* A one-block directory being made an indexed one (fc_htree_index_dir()). */
 struct htree_make {
 	ext2_filsys	fs;
 	ext2_ino_t	dir, parent;
@@ -128,8 +129,8 @@ static errcode_t read_names(struct htree_make *h)
 			return EXT2_ET_DIR_CORRUPTED;
 		if (!get_le32(b0 + pos))
 			continue;
-		err = recovery_grow((void **)&h->d, &cap, h->n + 1,
-				    sizeof(*h->d));
+		err = array_grow((void **)&h->d, &cap, h->n + 1,
+				 sizeof(*h->d));
 		if (err)
 			return err;
 		d = &h->d[h->n];
@@ -247,7 +248,7 @@ static errcode_t write_root(struct htree_make *h, blk64_t p0)
  * (make_indexed_dir()): block 0 the root, the names split by hash into
  * two leaves.  libext2fs's ext2fs_link() then adds to the index.
  */
-errcode_t fcr_index_dir(struct fcr *c, ext2_ino_t dir, int *done)
+errcode_t fc_htree_index_dir(struct fc_state *c, ext2_ino_t dir, int *done)
 {
 	struct htree_make h;
 	blk64_t p0 = 0;

@@ -3,8 +3,7 @@
  * fc_inode.c -- the fast-commit replay's inode records, INODE, ADD_RANGE
  * and DEL_RANGE (the ranges of an inline inode held until an INODE record
  * takes it out of line), and the release of an inode whose last link
- * went, as the kernel evicts it; with the reading, writing and touching of
- * inodes that the rest of the replay shares.
+ * went, as the kernel evicts it.
  */
 #include "config.h"
 
@@ -13,75 +12,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "fc_inode.h"
+#include "fc_extent.h"
+#include "fc_state.h"
 #include "fc_fs.h"
-#include "fc_replay.h"
-
-errcode_t fcr_read_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
-{
-	return ext2fs_read_inode_full(c->fs, ino, (struct ext2_inode *)buf,
-				      c->isize);
-}
-
-errcode_t fcr_write_inode(struct fcr *c, ext2_ino_t ino, unsigned char *buf)
-{
-	return ext2fs_write_inode_full(c->fs, ino, (struct ext2_inode *)buf,
-				       c->isize);
-}
-
-/* libext2fs's swap (ext2fs_swap_inode_full()) keeps an extent tree's root
- * and inline data in i_block as they are on disk, as the FC_I_ code does. */
-void fcr_inode_to_disk(const struct fcr *c, unsigned char *buf)
-{
-	struct ext2_inode_large *i = (struct ext2_inode_large *)buf;
-
-	if (fcr_big_endian_host())
-		ext2fs_swap_inode_full(c->fs, i, i, 1, (int)c->isize);
-}
-
-void fcr_inode_to_host(const struct fcr *c, unsigned char *buf)
-{
-	struct ext2_inode_large *i = (struct ext2_inode_large *)buf;
-
-	if (fcr_big_endian_host())
-		ext2fs_swap_inode_full(c->fs, i, i, 0, (int)c->isize);
-}
-
-/* What the kernel's ext4_iget() accepts during a replay: an inode in use. */
-int fcr_in_use(const unsigned char *buf)
-{
-	const struct ext2_inode *i = (const struct ext2_inode *)buf;
-
-	return i->i_links_count && i->i_mode;
-}
-
-/* ino among the touched inodes, with whether it was a directory in use
- * before the replay (the directory counts change by that at the end). */
-errcode_t fcr_touch(struct fcr *c, ext2_ino_t ino)
-{
-	size_t i;
-	errcode_t err;
-
-	for (i = 0; i < c->nt; i++)
-		if (c->t[i].ino == ino)
-			return 0;
-	err = recovery_grow((void **)&c->t, &c->capt, c->nt + 1,
-			    sizeof(*c->t));
-	if (err)
-		return err;
-	err = fcr_read_inode(c, ino, c->ibuf2);
-	if (err)
-		return err;
-	c->t[c->nt].ino = ino;
-	c->t[c->nt].unlinked = 0;
-	c->t[c->nt].was_dir = ext2fs_test_inode_bitmap2(c->fs->inode_map, ino) &&
-			      fcr_in_use(c->ibuf2) &&
-			      LINUX_S_ISDIR(fcr_small(c->ibuf2)->i_mode);
-	c->nt++;
-	return 0;
-}
 
 /* ino's entry among the touched inodes, or NULL. */
-static struct touched *touched_of(struct fcr *c, ext2_ino_t ino)
+static struct fc_touched *touched_of(struct fc_state *c, ext2_ino_t ino)
 {
 	size_t i;
 
@@ -91,22 +28,22 @@ static struct touched *touched_of(struct fcr *c, ext2_ino_t ino)
 	return NULL;
 }
 
-static void drop_held(struct fcr *c, ext2_ino_t ino);
-static errcode_t replay_held(struct fcr *c, ext2_ino_t ino);
+static void drop_held(struct fc_state *c, ext2_ino_t ino);
+static errcode_t replay_held(struct fc_state *c, ext2_ino_t ino);
 
-errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_inode_replay(struct fc_state *c, const struct fc_tag *t)
 {
 	unsigned char *old = c->ibuf;
 	const unsigned char *raw = t->raw_inode;
 	unsigned int len = t->raw_len;
-	struct touched *u;
+	struct fc_touched *u;
 	blk64_t n;
 	uint32_t flags;
 	errcode_t err;
 
-	err = fcr_touch(c, t->ino);
+	err = fc_state_touch(c, t->ino);
 	if (!err)
-		err = fcr_read_inode(c, t->ino, old);
+		err = fc_state_read_inode(c, t->ino, old);
 	if (err)
 		return err;
 	/*
@@ -121,23 +58,23 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	if (u && u->unlinked) {
 		u->unlinked = 0;
 		if (get_le32(raw + FC_I_GENERATION) !=
-		    fcr_small(old)->i_generation) {
+		    fc_state_small_inode(old)->i_generation) {
 			drop_held(c, t->ino);
-			err = fcr_evict(c, t->ino);
+			err = fc_inode_evict(c, t->ino);
 			if (!err)
-				err = fcr_read_inode(c, t->ino, old);
+				err = fc_state_read_inode(c, t->ino, old);
 			if (err)
 				return err;
 		}
 	}
-	if (fcr_in_use(old)) {
-		err = fcr_walk_blocks(c, t->ino, old, 0, &n);
+	if (fc_state_inode_in_use(old)) {
+		err = fc_extent_walk_blocks(c, t->ino, old, 0, &n);
 		if (err)
 			return err;
 	}
 	if (len > c->isize)
 		len = c->isize;
-	fcr_inode_to_disk(c, old);
+	fc_state_inode_to_disk(c, old);
 	/* Everything but i_block from the record. */
 	memcpy(old, raw, FC_I_BLOCK);
 	memcpy(old + FC_I_GENERATION, raw + FC_I_GENERATION,
@@ -146,12 +83,12 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 	if (flags & EXT4_EXTENTS_FL) {
 		if (get_le16(old + FC_I_BLOCK + FC_EH_MAGIC) !=
 		    FC_EXTENT_MAGIC)
-			fcr_empty_root(old);
+			fc_extent_empty_root(old);
 	} else if (flags & EXT4_INLINE_DATA_FL) {
 		memcpy(old + FC_I_BLOCK, raw + FC_I_BLOCK, FC_I_BLOCK_SIZE);
 	}
-	fcr_inode_to_host(c, old);
-	err = fcr_write_inode(c, t->ino, old);
+	fc_state_inode_to_host(c, old);
+	err = fc_state_write_inode(c, t->ino, old);
 	if (err)
 		return err;
 	ext2fs_mark_inode_bitmap2(c->fs->inode_map, t->ino);
@@ -162,7 +99,7 @@ errcode_t fcr_replay_inode(struct fcr *c, const struct fc_tag *t)
 }
 
 /* ADD_RANGE's blocks, mapped into the inode in c->ibuf. */
-static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
+static errcode_t map_range(struct fc_state *c, const struct fc_tag *t,
 			   struct ext2_inode *inode)
 {
 	errcode_t err = 0;
@@ -180,7 +117,7 @@ static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
 		    !!(ret_flags & BMAP_RET_UNINIT) == !!t->unwritten)
 			continue;
 		if (old && old != want)
-			fcr_release(c, old, 1);
+			fc_extent_release(c, old, 1);
 		err = ext2fs_bmap2(c->fs, t->ino, inode, NULL,
 				   BMAP_SET | (t->unwritten ? BMAP_UNINIT : 0),
 				   t->lblk + i, NULL, &want);
@@ -191,7 +128,7 @@ static errcode_t map_range(struct fcr *c, const struct fc_tag *t,
 }
 
 /* DEL_RANGE's blocks, unmapped from the inode in c->ibuf. */
-static errcode_t unmap_range(struct fcr *c, const struct fc_tag *t,
+static errcode_t unmap_range(struct fc_state *c, const struct fc_tag *t,
 			     struct ext2_inode *inode)
 {
 	blk64_t end;
@@ -208,23 +145,23 @@ static errcode_t unmap_range(struct fcr *c, const struct fc_tag *t,
  * for an empty DEL_RANGE (an empty ADD_RANGE still touches its inode and
  * writes it back).
  */
-errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_inode_replay_range(struct fc_state *c, const struct fc_tag *t)
 {
-	struct ext2_inode *inode = fcr_small(c->ibuf);
+	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 	int add = t->tag == FC_TAG_ADD_RANGE;
-	struct touched *u;
+	struct fc_touched *u;
 	errcode_t err;
 
-	err = fcr_read_inode(c, t->ino, c->ibuf);
+	err = fc_state_read_inode(c, t->ino, c->ibuf);
 	if (err || (!add && !t->count))
 		return err;
 	u = touched_of(c, t->ino);
-	if (!fcr_in_use(c->ibuf) && !(u && u->unlinked))
+	if (!fc_state_inode_in_use(c->ibuf) && !(u && u->unlinked))
 		return 0;
-	err = fcr_touch(c, t->ino);
+	err = fc_state_touch(c, t->ino);
 	if (err)
 		return err;
-	u = touched_of(c, t->ino);	/* fcr_touch() may move c->t */
+	u = touched_of(c, t->ino);	/* fc_state_touch() may move c->t */
 	/*
 	 * A file that leaves inline data gets its blocks logged before the
 	 * INODE record that takes it out of line: the range is held until
@@ -234,13 +171,13 @@ errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
 	 * record brings it back (or it goes, and the range with it).
 	 */
 	if ((u && u->unlinked) || (inode->i_flags & EXT4_INLINE_DATA_FL)) {
-		err = recovery_grow((void **)&c->held, &c->capheld,
-				    c->nheld + 1, sizeof(*c->held));
+		err = array_grow((void **)&c->held, &c->capheld,
+				 c->nheld + 1, sizeof(*c->held));
 		if (!err)
 			c->held[c->nheld++] = *t;
 		return err;
 	}
-	err = fcr_recount(c, t->ino, c->ibuf);
+	err = fc_extent_recount(c, t->ino, c->ibuf);
 	if (err)
 		return err;
 	return add ? map_range(c, t, inode) : unmap_range(c, t, inode);
@@ -252,7 +189,7 @@ errcode_t fcr_replay_range(struct fcr *c, const struct fc_tag *t)
  * the inode turns out inline after all (a record with both flags), which
  * may move the array.
  */
-static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
+static errcode_t replay_held(struct fc_state *c, ext2_ino_t ino)
 {
 	struct fc_tag *mine;
 	size_t i, n = 0, k = 0;
@@ -273,7 +210,7 @@ static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
 	}
 	c->nheld = n;
 	for (i = 0; !err && i < k; i++)
-		err = fcr_replay_range(c, &mine[i]);
+		err = fc_inode_replay_range(c, &mine[i]);
 	free(mine);
 	return err;
 }
@@ -286,22 +223,22 @@ static errcode_t replay_held(struct fcr *c, ext2_ino_t ino)
  * replay frees it in the inode bitmap (it is touched, and no longer in
  * use).  A later record reusing the number starts from an empty tree.
  */
-errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
+errcode_t fc_inode_evict(struct fc_state *c, ext2_ino_t ino)
 {
-	struct ext2_inode *inode = fcr_small(c->ibuf);
+	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 	blk64_t acl = ext2fs_file_acl_block(c->fs, inode), n;
 	uint32_t flags = inode->i_flags;
 	errcode_t err = 0;
 
-	if (fcr_has_extent_root(c->ibuf)) {
-		err = fcr_walk_blocks(c, ino, c->ibuf, 0, &n);
+	if (fc_extent_has_root(c->ibuf)) {
+		err = fc_extent_walk_blocks(c, ino, c->ibuf, 0, &n);
 		if (err)
 			return err;
-		fcr_empty_root(c->ibuf);
+		fc_extent_empty_root(c->ibuf);
 	} else if (!(flags & EXT4_INLINE_DATA_FL) &&
 		   ext2fs_inode_has_valid_blocks2(c->fs, inode)) {
 		/* A block-mapped file: libext2fs unmaps and frees it. */
-		err = fcr_recount(c, ino, c->ibuf);
+		err = fc_extent_recount(c, ino, c->ibuf);
 		if (!err)
 			err = ext2fs_punch(c->fs, ino, inode, NULL, 0, ~0ULL);
 		if (err)
@@ -313,7 +250,7 @@ errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
 		err = ext2fs_adjust_ea_refcount3(c->fs, acl, NULL, -1, &left,
 						 ino);
 		if (!err && !left)
-			err = fcr_note_freed(c, acl, 1);
+			err = fc_extent_note_freed(c, acl, 1);
 		if (err)
 			return err;
 		ext2fs_file_acl_block_set(c->fs, inode, 0);
@@ -324,12 +261,12 @@ errcode_t fcr_evict(struct fcr *c, ext2_ino_t ino)
 	inode->i_dtime = (__u32)time(NULL);
 	err = ext2fs_iblk_set(c->fs, inode, 0);
 	if (!err)
-		err = fcr_write_inode(c, ino, c->ibuf);
+		err = fc_state_write_inode(c, ino, c->ibuf);
 	return err;
 }
 
 /* The ranges held for ino dropped: the file they were logged for went. */
-static void drop_held(struct fcr *c, ext2_ino_t ino)
+static void drop_held(struct fc_state *c, ext2_ino_t ino)
 {
 	size_t i, n = 0;
 
@@ -348,21 +285,21 @@ static void drop_held(struct fcr *c, ext2_ino_t ino)
  * links (later records skip it, or hold its ranges) and evicted at the end
  * of the replay, unless an INODE record of its generation comes first.
  */
-errcode_t fcr_unlinked(struct fcr *c, ext2_ino_t ino)
+errcode_t fc_inode_unlinked(struct fc_state *c, ext2_ino_t ino)
 {
-	struct touched *u;
+	struct fc_touched *u;
 	errcode_t err;
 
-	err = fcr_touch(c, ino);
+	err = fc_state_touch(c, ino);
 	if (err)
 		return err;
 	u = touched_of(c, ino);
 	u->unlinked = 1;
-	fcr_small(c->ibuf)->i_links_count = 0;
-	return fcr_write_inode(c, ino, c->ibuf);
+	fc_state_small_inode(c->ibuf)->i_links_count = 0;
+	return fc_state_write_inode(c, ino, c->ibuf);
 }
 
-errcode_t fcr_evict_unlinked(struct fcr *c)
+errcode_t fc_inode_evict_unlinked(struct fc_state *c)
 {
 	errcode_t err = 0;
 	size_t i;
@@ -372,9 +309,9 @@ errcode_t fcr_evict_unlinked(struct fcr *c)
 			continue;
 		c->t[i].unlinked = 0;
 		drop_held(c, c->t[i].ino);
-		err = fcr_read_inode(c, c->t[i].ino, c->ibuf);
+		err = fc_state_read_inode(c, c->t[i].ino, c->ibuf);
 		if (!err)
-			err = fcr_evict(c, c->t[i].ino);
+			err = fc_inode_evict(c, c->t[i].ino);
 	}
 	return err;
 }

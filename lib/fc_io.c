@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc_replay.h"
+#include "fc_io.h"
+#include "fc_overlay.h"
 
 /* A count below 0 is a byte count, as everywhere in libext2fs's io. */
 static void fwd_range(io_channel ch, unsigned long long block, int count,

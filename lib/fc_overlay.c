@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc_replay.h"
+#include "fc_overlay.h"
+#include "array.h"
 
 struct ovl_block {
 	uint64_t	blk;
@@ -81,7 +82,7 @@ static errcode_t ovl_from_log(struct fc_overlay *o, uint64_t blk,
 	while (lo > 0 && o->log[lo - 1].fsblk == blk) {
 		const struct jtag *t = &pl->tags->v[o->log[--lo].tag];
 
-		err = jsource_read(pl->src, t->jblk, 1, o->jbuf);
+		err = source_read(pl->src, t->jblk, 1, o->jbuf);
 		if (err)
 			continue;	/* the replay goes on past it too */
 		if (!jbd2_data_csum_ok(pl->sb, t->tid, o->jbuf, t->csum))
@@ -124,8 +125,8 @@ static errcode_t ovl_write_block(struct fc_overlay *o, uint64_t blk,
 		d = malloc(o->bs);
 		if (!d)
 			return ENOMEM;
-		err = recovery_grow((void **)&o->b, &o->capb, o->nb + 1,
-				    sizeof(*o->b));
+		err = array_grow((void **)&o->b, &o->capb, o->nb + 1,
+				 sizeof(*o->b));
 		if (err) {
 			free(d);
 			return err;

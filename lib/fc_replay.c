@@ -63,27 +63,34 @@
 
 #include "fc_fs.h"
 #include "fc_replay.h"
+#include "fc_dir.h"
+#include "fc_extent.h"
+#include "fc_inode.h"
+#include "fc_io.h"
+#include "fc_overlay.h"
+#include "fc_state.h"
+#include "fc_verify.h"
 
 /* ---- the records -------------------------------------------------------- */
 
 static int apply(void *data, const struct fc_tag *t, int valid)
 {
-	struct fcr *c = data;
+	struct fc_state *c = data;
 
 	/* What each record changes; PAD, TAIL and HEAD change nothing. */
-	static errcode_t (*const replay_tag[])(struct fcr *,
+	static errcode_t (*const replay_tag[])(struct fc_state *,
 					       const struct fc_tag *) = {
-		[FC_TAG_ADD_RANGE]	= fcr_replay_range,
-		[FC_TAG_DEL_RANGE]	= fcr_replay_range,
-		[FC_TAG_CREAT]		= fcr_replay_create,
-		[FC_TAG_LINK]		= fcr_replay_link,
-		[FC_TAG_UNLINK]		= fcr_replay_unlink,
-		[FC_TAG_INODE]		= fcr_replay_inode,
+		[FC_TAG_ADD_RANGE]	= fc_inode_replay_range,
+		[FC_TAG_DEL_RANGE]	= fc_inode_replay_range,
+		[FC_TAG_CREAT]		= fc_dir_replay_create,
+		[FC_TAG_LINK]		= fc_dir_replay_link,
+		[FC_TAG_UNLINK]		= fc_dir_replay_unlink,
+		[FC_TAG_INODE]		= fc_inode_replay,
 	};
 
 	if (!valid)
 		return 1;
-	c->err = fcr_expect(c, t);
+	c->err = fc_verify_expect(c, t);
 	if (!c->err && t->tag < sizeof(replay_tag) / sizeof(replay_tag[0]) &&
 	    replay_tag[t->tag])
 		c->err = replay_tag[t->tag](c, t);
@@ -107,7 +114,7 @@ static errcode_t for_each_valid(const struct pass_log *pl, ext2_filsys fs,
 	if (!buf)
 		return ENOMEM;
 	for (blk = sb->last + 1; blk < sb->pub.maxlen; blk++) {
-		err = jsource_read(pl->src, blk, 1, buf);
+		err = source_read(pl->src, blk, 1, buf);
 		if (err || !fc_scan_block(&s, buf, fn, data) ||
 		    s.tags >= res->tags)
 			break;
@@ -187,7 +194,7 @@ errcode_t fc_replay_check(const struct pass_log *pl, ext2_filsys fs,
  * BLOCK_UNINIT and INODE_UNINIT on groups it finds empty, which a
  * filesystem without the checksums must never carry).
  */
-static errcode_t group_counters(struct fcr *c)
+static errcode_t group_counters(struct fc_state *c)
 {
 	ext2_filsys fs = c->fs;
 	int csum = ext2fs_has_group_desc_csum(fs);
@@ -245,19 +252,19 @@ static errcode_t group_counters(struct fcr *c)
 /* The bitmaps and counters after the records, as the kernel's
  * ext4_fc_set_bitmaps_and_counters() and then some: i_blocks counted
  * again, directory counts, all group counters from the bitmaps. */
-static errcode_t finish(struct fcr *c)
+static errcode_t finish(struct fc_state *c)
 {
 	ext2_filsys fs = c->fs;
 	size_t i;
 	dgrp_t g;
 	errcode_t err;
 
-	err = fcr_evict_unlinked(c);
+	err = fc_inode_evict_unlinked(c);
 	if (err)
 		return err;
 	/* Before the regions are let go: new tree blocks must avoid them. */
 	for (i = 0; i < c->nt; i++) {
-		err = fcr_compact_tree(c, c->t[i].ino);
+		err = fc_extent_compact_tree(c, c->t[i].ino);
 		if (err)
 			return err;
 	}
@@ -271,17 +278,17 @@ static errcode_t finish(struct fcr *c)
 						  c->freed[i].count);
 	for (i = 0; i < c->nt; i++) {
 		ext2_ino_t ino = c->t[i].ino;
-		struct ext2_inode *inode = fcr_small(c->ibuf);
+		struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 		blk64_t n = 0;
 		int is_dir;
 
-		err = fcr_read_inode(c, ino, c->ibuf);
+		err = fc_state_read_inode(c, ino, c->ibuf);
 		if (err)
 			return err;
 		is_dir = 0;
-		if (fcr_in_use(c->ibuf)) {
+		if (fc_state_inode_in_use(c->ibuf)) {
 			ext2fs_mark_inode_bitmap2(fs->inode_map, ino);
-			err = fcr_walk_blocks(c, ino, c->ibuf, 1, &n);
+			err = fc_extent_walk_blocks(c, ino, c->ibuf, 1, &n);
 			if (err)
 				return err;
 			if (ext2fs_file_acl_block(fs, inode) &&
@@ -291,10 +298,11 @@ static errcode_t finish(struct fcr *c)
 					ext2fs_file_acl_block(fs, inode));
 				n++;
 			}
-			if (fcr_has_extent_root(c->ibuf)) {
+			if (fc_extent_has_root(c->ibuf)) {
 				err = ext2fs_iblk_set(fs, inode, n);
 				if (!err)
-					err = fcr_write_inode(c, ino, c->ibuf);
+					err = fc_state_write_inode(c, ino,
+								   c->ibuf);
 				if (err)
 					return err;
 			}
@@ -329,7 +337,7 @@ errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
 		    struct fc_result *res, struct fc_overlay **ovl)
 {
 	struct fc_overlay *o = NULL;
-	struct fcr c;
+	struct fc_state c;
 	int stopped;
 	size_t i;
 	errcode_t err;
@@ -353,15 +361,16 @@ errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
 	if (!err)
 		err = ext2fs_copy_bitmap(c.fs->block_map, &c.before);
 	if (!err)
-		err = for_each_valid(pl, fs, res, fcr_note_region, &c,
+		err = for_each_valid(pl, fs, res, fc_extent_note_region, &c,
 				     &stopped);
 	if (!err)
 		err = c.err;
 	/* Allocations on the way (directory blocks, extent tree blocks)
 	 * must not land on blocks a later record maps. */
-	fcr_merge_regions(&c);
+	fc_extent_merge_regions(&c);
 	c.fs->priv_data = &c;
-	ext2fs_set_block_alloc_stats_callback(c.fs, fcr_alloc_stats, NULL);
+	ext2fs_set_block_alloc_stats_callback(c.fs, fc_extent_alloc_stats,
+					      NULL);
 	for (i = 0; !err && i < c.nreg; i++)
 		ext2fs_mark_block_bitmap_range2(c.fs->block_map, c.reg[i].pblk,
 						c.reg[i].count);
@@ -374,8 +383,8 @@ errcode_t fc_replay(const struct pass_log *pl, ext2_filsys fs,
 	/* Nothing logged lost on the way (fc_verify.c), or nothing at all
 	 * is written. */
 	if (!err)
-		err = fcr_verify(&c);
-	fcr_expect_free(&c);
+		err = fc_verify(&c);
+	fc_verify_free(&c);
 	res->replayed = err ? 0 : c.applied;
 	if (c.before)
 		ext2fs_free_block_bitmap(c.before);

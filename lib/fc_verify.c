@@ -35,13 +35,14 @@
 #include <string.h>
 
 #include "fc_fs.h"
-#include "fc_replay.h"
+#include "fc_verify.h"
+#include "fc_state.h"
 
 #define END_OF_FILE	0x100000000ULL	/* past the last logical block */
 
 enum { EV_ADD, EV_DEL, EV_INODE };
 
-struct fcr_event {
+struct fc_verify_event {
 	uint64_t	seq;		/* the record's place in the log */
 	uint64_t	start, end;	/* logical blocks [start, end) */
 	uint64_t	pblk;		/* EV_ADD: what start maps to */
@@ -50,16 +51,16 @@ struct fcr_event {
 	unsigned int	kind;
 };
 
-errcode_t fcr_expect(struct fcr *c, const struct fc_tag *t)
+errcode_t fc_verify_expect(struct fc_state *c, const struct fc_tag *t)
 {
-	struct fcr_event *e;
+	struct fc_verify_event *e;
 	errcode_t err;
 
 	if (t->tag != FC_TAG_ADD_RANGE && t->tag != FC_TAG_DEL_RANGE &&
 	    t->tag != FC_TAG_INODE)
 		return 0;
-	err = recovery_grow((void **)&c->ev, &c->capev, c->nev + 1,
-			    sizeof(*c->ev));
+	err = array_grow((void **)&c->ev, &c->capev, c->nev + 1,
+			 sizeof(*c->ev));
 	if (err)
 		return err;
 	e = &c->ev[c->nev];
@@ -89,7 +90,7 @@ errcode_t fcr_expect(struct fcr *c, const struct fc_tag *t)
 	return 0;
 }
 
-void fcr_expect_free(struct fcr *c)
+void fc_verify_free(struct fc_state *c)
 {
 	free(c->ev);
 	c->ev = NULL;
@@ -98,7 +99,7 @@ void fcr_expect_free(struct fcr *c)
 
 static int by_inode_then_seq(const void *a, const void *b)
 {
-	const struct fcr_event *x = a, *y = b;
+	const struct fc_verify_event *x = a, *y = b;
 
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
@@ -107,7 +108,7 @@ static int by_inode_then_seq(const void *a, const void *b)
 
 static int by_start(const void *a, const void *b)
 {
-	const struct fcr_event *x = a, *y = b;
+	const struct fc_verify_event *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
 }
@@ -121,11 +122,11 @@ static int by_value(const void *a, const void *b)
 
 /* A max-heap of events by seq: the latest record on top. */
 struct heap {
-	const struct fcr_event **e;
+	const struct fc_verify_event **e;
 	size_t n;
 };
 
-static void heap_push(struct heap *h, const struct fcr_event *e)
+static void heap_push(struct heap *h, const struct fc_verify_event *e)
 {
 	size_t i = h->n++;
 
@@ -138,7 +139,7 @@ static void heap_push(struct heap *h, const struct fcr_event *e)
 
 static void heap_pop(struct heap *h)
 {
-	const struct fcr_event *last = h->e[--h->n];
+	const struct fc_verify_event *last = h->e[--h->n];
 	size_t i = 0, k;
 
 	for (;;) {
@@ -158,9 +159,9 @@ static void heap_pop(struct heap *h)
 
 /* Does ino map [lblk, end) to pblk onwards?  Through the extent handle h
  * of an extent inode, else block by block. */
-static errcode_t maps(struct fcr *c, ext2_ino_t ino, ext2_extent_handle_t h,
-		      struct ext2_inode *inode, uint64_t lblk, uint64_t end,
-		      uint64_t pblk, int *ok)
+static errcode_t maps(struct fc_state *c, ext2_ino_t ino,
+		      ext2_extent_handle_t h, struct ext2_inode *inode,
+		      uint64_t lblk, uint64_t end, uint64_t pblk, int *ok)
 {
 	struct ext2fs_extent ex;
 	errcode_t err;
@@ -204,11 +205,11 @@ static errcode_t maps(struct fcr *c, ext2_ino_t ino, ext2_extent_handle_t h,
  * The events of one inode, ev[0..n) in record order, against what the
  * inode maps after the replay.  *lost says a block differs.
  */
-static errcode_t verify_inode(struct fcr *c, struct fcr_event *ev, size_t n,
-			      int *lost)
+static errcode_t verify_inode(struct fc_state *c,
+			      struct fc_verify_event *ev, size_t n, int *lost)
 {
 	ext2_ino_t ino = ev[0].ino;
-	struct ext2_inode *inode = fcr_small(c->ibuf);
+	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
 	ext2_extent_handle_t h = NULL;
 	struct heap heap = { NULL, 0 };
 	uint64_t *ends = NULL;
@@ -232,8 +233,9 @@ static errcode_t verify_inode(struct fcr *c, struct fcr_event *ev, size_t n,
 	}
 	if (!any_add)
 		return 0;
-	err = fcr_read_inode(c, ino, c->ibuf);
-	if (err || !fcr_in_use(c->ibuf) || LINUX_S_ISDIR(inode->i_mode) ||
+	err = fc_state_read_inode(c, ino, c->ibuf);
+	if (err || !fc_state_inode_in_use(c->ibuf) ||
+	    LINUX_S_ISDIR(inode->i_mode) ||
 	    (inode->i_flags & EXT4_INLINE_DATA_FL))
 		return err;
 	if (have_gen && inode->i_generation != gen)
@@ -262,7 +264,7 @@ static errcode_t verify_inode(struct fcr *c, struct fcr_event *ev, size_t n,
 	/* Each piece between two ends: the latest event over it decides. */
 	for (i = 0; ok && i + 1 < nends; i++) {
 		uint64_t a = ends[i], b = ends[i + 1];
-		const struct fcr_event *top;
+		const struct fc_verify_event *top;
 
 		while (next < n && ev[next].start <= a)
 			heap_push(&heap, &ev[next++]);
@@ -287,7 +289,7 @@ out:
 	return err;
 }
 
-errcode_t fcr_verify(struct fcr *c)
+errcode_t fc_verify(struct fc_state *c)
 {
 	size_t i, j;
 	errcode_t err = 0;

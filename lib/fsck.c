@@ -119,6 +119,6 @@ errcode_t recover_fsck_replay(ext2_filsys fs, struct recover_fsck *caller)
 	f.outcome = st.outcome;
 	f.transactions = st.transactions;
 	f.written_bytes = st.written_bytes;
-	recover_copy_out(caller, &f, sizeof(f));
+	notify_copy_out(caller, &f, sizeof(f));
 	return 0;
 }

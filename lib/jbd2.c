@@ -17,9 +17,9 @@ static uint32_t crc32c_skip(uint32_t crc, const unsigned char *buf,
 {
 	static const unsigned char zero[4];
 
-	crc = recover_crc32c(crc, buf, skip);
-	crc = recover_crc32c(crc, zero, sizeof(zero));
-	return recover_crc32c(crc, buf + skip + 4, len - skip - 4);
+	crc = crc32c_update(crc, buf, skip);
+	crc = crc32c_update(crc, zero, sizeof(zero));
+	return crc32c_update(crc, buf + skip + 4, len - skip - 4);
 }
 
 uint32_t jbd2_super_csum(const unsigned char *buf)
@@ -76,7 +76,7 @@ errcode_t jbd2_decode_super(const unsigned char *buf, unsigned int fs_blocksize,
 		if (buf[JSB_CHECKSUM_TYPE] != JBD2_CRC32C_CHKSUM ||
 		    get_be32(buf + JSB_CHECKSUM) != jbd2_super_csum(buf))
 			return RECOVER_ET_SB_CSUM;
-		sb->csum_seed = recover_crc32c(~0U, p->uuid, sizeof(p->uuid));
+		sb->csum_seed = crc32c_update(~0U, p->uuid, sizeof(p->uuid));
 	}
 	if (p->blocksize != fs_blocksize)
 		return RECOVER_ET_SB_BLOCKSIZE;
@@ -213,8 +213,8 @@ int jbd2_data_csum_ok(const struct jsuper *sb, uint32_t tid,
 	if (!sb->csum_v2 && !sb->csum_v3)
 		return 1;
 	put_be32(seq, tid);
-	crc = recover_crc32c(sb->csum_seed, seq, sizeof(seq));
-	crc = recover_crc32c(crc, data, sb->pub.blocksize);
+	crc = crc32c_update(sb->csum_seed, seq, sizeof(seq));
+	crc = crc32c_update(crc, data, sb->pub.blocksize);
 	if (sb->csum_v3)
 		return stored == crc;
 	return stored == (crc & 0xffff);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * librecoverP.h -- the handle (struct recover_struct) and the interfaces
- * of the files that take it whole: the lifecycle's (lifecycle.c and the
- * files of its row), the API's and the fsck entry's.  The passes and the
+ * librecoverP.h -- the handle (struct recover_struct), with the results it
+ * keeps, and nothing else: each file that takes it whole (the lifecycle's
+ * row, the API, the fsck entry) declares its own functions in a header
+ * named for it (lifecycle.h, life_journal.h, ...).  The passes and the
  * fast commits never include it: the lifecycle hands them a struct
  * pass_log (lifecycle_log()) and keeps their results here.
  */
@@ -20,31 +21,9 @@
 #include "source.h"
 #include "revoke.h"
 #include "passes.h"
+#include "pass_scan.h"
+#include "pass_replay.h"
 #include "fc.h"
-
-/*
- * What the lifecycle and the files of its row found and did themselves
- * (the passes fill results of their own): with those, what the API copies
- * into recover_stats (its fields of the same names).
- */
-struct life_result {
-	int		mounted;
-	int		dump_is_current;
-	int		journal_inode_backup;
-	unsigned int	garbage_nr_users;
-	int		fs_errors;
-	int		wrote;		/* a write issued outside REPLAY */
-	unsigned long long device_blocks;
-	unsigned long long write_blocks;
-	unsigned long long write_bytes;
-	unsigned long long desc_copies;
-	unsigned long long desc_written;  /* bytes of them written */
-	unsigned long long revoke_kept;
-	unsigned long long table_bytes;
-	unsigned long long read_bytes;
-	unsigned long long saved_bytes;
-	unsigned char	saved_sha256[32];
-};
 
 /* A dump's staleness checks (life_stale.c; recover_stats' stale_*). */
 struct stale_result {
@@ -103,8 +82,33 @@ struct recover_struct {
 	struct replay_result rep;
 	struct fc_result fc;
 	struct stale_result stale;
-	struct life_result life;
+	/*
+	 * What the lifecycle and the files of its row found and did
+	 * themselves (recover_stats' fields of the same names).
+	 */
+	int		mounted;
+	int		dump_is_current;
+	int		journal_inode_backup;
+	unsigned int	garbage_nr_users;
+	int		fs_errors;
+	int		wrote;		/* a write issued outside REPLAY */
+	unsigned long long device_blocks;
+	unsigned long long write_blocks;
+	unsigned long long write_bytes;
+	unsigned long long desc_copies;
+	unsigned long long desc_written;  /* bytes of them written */
+	unsigned long long revoke_kept;
+	unsigned long long table_bytes;
+	unsigned long long read_bytes;
+	unsigned long long saved_bytes;
+	unsigned char	saved_sha256[32];
 	enum recover_outcome outcome;
+	/*
+	 * What the last failure of an open, a replay or a save is about
+	 * (recover_options.error_about): set by the step that was running,
+	 * before it runs (lifecycle.c, life_save.c).
+	 */
+	enum recover_about about;
 	int		inode_restored;	/* the journal inode was rewritten */
 	struct recover_mmp mmp;		/* the MMP block (life_mmp.c) */
 	int		mmp_held;	/* ours: EXT4_MMP_SEQ_FSCK is in it */
@@ -127,93 +131,11 @@ struct recover_struct {
 	size_t		names_nheld, names_cap;
 };
 
-/* ---- dumps older than their filesystem (life_stale.c) -------------------- */
-
-/* The record of the filesystem a save appends to its copy: one block. */
-void stale_facts(struct recover_struct *r, unsigned char *blk);
-/*
- * Before a dump's replay: r->stale filled in, and
- * RECOVER_ET_STALE_DUMP if the filesystem changed since the dump's log was
- * written (unless RECOVER_FL_STALE_DUMP).  0 for any other source.
- */
-errcode_t stale_check(struct recover_struct *r);
-
 /* What the errors of the journal are about: its path, or the filesystem. */
 static inline enum recover_about
 recover_journal_about(const struct recover_struct *r)
 {
 	return r->journal_path ? RECOVER_ABOUT_JOURNAL : RECOVER_ABOUT_FS;
 }
-
-/* ---- the life of a handle (lifecycle.c) ---------------------------------- */
-
-/*
- * Open what the handle works on: the filesystem on device (mount checks,
- * then its MMP block), or fs, the caller's (both NULL: a dump on its own);
- * then the journal, checked, with what its source means for the passes
- * and which journal superblock a replay resets.  *what says what an error
- * is about.  recover_close() then releases whatever was opened.
- */
-errcode_t lifecycle_open(struct recover_struct *r, const char *device,
-			 ext2_filsys fs, enum recover_about *what);
-/* recover_needs_recovery(). */
-int lifecycle_needs_recovery(const struct recover_struct *r);
-/*
- * The passes that read the log, once (recover_scan(), recover_walk(), and
- * the start of a replay): SCAN, the fast-commit area, REVOKE's own pass
- * where the strategy has one, and for recover_walk() the fates and the
- * end.  A failure is kept and returned again.
- */
-errcode_t lifecycle_scan(struct recover_struct *r);
-/* recover_replay(): the checks, the passes and the ordered end. */
-errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what);
-/* Close the journals and a filesystem the library opened (MMP released). */
-void lifecycle_close(struct recover_struct *r);
-
-/* What every pass is given of the handle. */
-static inline struct pass_log lifecycle_log(struct recover_struct *r)
-{
-	struct pass_log pl = {
-		.sb = &r->sb, .src = &r->src, .revoke = &r->revoke,
-		.tags = &r->tags, .notify = &r->notify,
-	};
-	return pl;
-}
-
-/* Recovery failed as e2fsck's does (recover_stats.error): in SCAN, or
- * in REPLAY, which runs only after a SCAN that did not fail. */
-static inline errcode_t lifecycle_log_error(const struct recover_struct *r)
-{
-	return r->scan.error ? r->scan.error : r->rep.error;
-}
-
-/* Bytes written to the filesystem (recover_stats.written_bytes): the
- * log's blocks, the fast commits' blocks, the meta_bg descriptor copies. */
-static inline unsigned long long
-lifecycle_written_bytes(const struct recover_struct *r)
-{
-	return r->rep.written_bytes + r->fc.written_bytes + r->life.desc_written;
-}
-
-/* ---- the raw copy of the journal (life_save.c) --------------------------- */
-
-/* recover_save(): the copy to a new file renamed over path when complete. */
-errcode_t save_path(struct recover_struct *r, const char *path,
-		    enum recover_about *what);
-/* recover_save_fd(). */
-errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what);
-
-/* ---- multi-mount protection (life_mmp.c) --------------------------------- */
-
-/* Check the MMP block of r->fs (opened with EXT2_FLAG_SKIP_MMP); when it
- * is open read-write, mmp_take() is to take it before the first write. */
-errcode_t mmp_begin(struct recover_struct *r);
-/* Take the block as ext2fs_mmp_start() does (waits a stop request ends). */
-errcode_t mmp_take(struct recover_struct *r);
-/* Rewrite the block when an update interval has passed (progress points). */
-errcode_t mmp_update(struct recover_struct *r);
-/* Write "clean" back, if the block is held. */
-errcode_t mmp_end(struct recover_struct *r);
-void mmp_publish(struct recover_struct *r);
 
 #endif /* LIBRECOVERP_H */

@@ -13,7 +13,7 @@
  * And the one write it makes, at the start of a replay: -f's new checksum
  * of a journal device's ext2 superblock.  Before any write, the journal as
  * the log leaves the filesystem is checked to be the same journal
- * (journal_check_left()).
+ * (life_journal_check_left()).
  */
 #include "config.h"
 
@@ -23,7 +23,9 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "fc_replay.h"
+#include "ext4_super.h"
+#include "fc_io.h"
+#include "fc_overlay.h"
 #include "life_journal.h"
 
 static int uuid_null(const unsigned char *u)
@@ -47,17 +49,17 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	if (!ext2fs_has_feature_journal(fs->super) || !fs->super->s_journal_inum ||
 	    !r->sb.pub.start)
 		return 0;
-	if (jsource_open_inode(&r->own, fs))
+	if (source_open_inode(&r->own, fs))
 		return 0;
 	/* Resetting it would also mean rewriting its inode: not a dump's job. */
 	if (r->own.from_backup) {
-		jsource_close(&r->own);
+		source_close(&r->own);
 		return 0;
 	}
 	raw = malloc(fs->blocksize);
 	if (!raw)
 		return ENOMEM;
-	err = jsource_read(&r->own, 0, 1, raw);
+	err = source_read(&r->own, 0, 1, raw);
 	if (err || memcmp(raw, r->jsb_raw, JSB_SIZE)) {
 		free(raw);
 		return 0;
@@ -65,7 +67,7 @@ static errcode_t open_own_journal(struct recover_struct *r)
 	r->own_jsb_raw = raw;
 	r->reset = &r->own;
 	r->reset_jsb = raw;
-	r->life.dump_is_current = 1;
+	r->dump_is_current = 1;
 	return 0;
 }
 
@@ -135,10 +137,10 @@ static void clear_garbage_fields(struct recover_struct *r)
 	    jbd2_super_version(raw) != 2 || nr <= 1)
 		return;
 	memset(raw + JSB_V1_SIZE, 0, r->src.blocksize - JSB_V1_SIZE);
-	r->life.garbage_nr_users = nr;
+	r->garbage_nr_users = nr;
 }
 
-errcode_t journal_open(struct recover_struct *r)
+errcode_t life_journal_open(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	struct ext2_super_block *es = fs ? fs->super : NULL;
@@ -146,17 +148,17 @@ errcode_t journal_open(struct recover_struct *r)
 	errcode_t err;
 
 	if (!fs) {
-		err = jsource_open_dump(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager);
+		err = source_open_dump(&r->src, r->journal_path,
+				       r->opts.journal_io_manager ?
+				       r->opts.journal_io_manager :
+				       unix_io_manager);
 		if (err)
 			return err;
 	} else if (r->journal_path) {
-		err = jsource_open_path(&r->src, r->journal_path,
-					r->opts.journal_io_manager ?
-					r->opts.journal_io_manager :
-					unix_io_manager, fs->blocksize, rw);
+		err = source_open_path(&r->src, r->journal_path,
+				       r->opts.journal_io_manager ?
+				       r->opts.journal_io_manager :
+				       unix_io_manager, fs->blocksize, rw);
 		if (!err && r->src.external)
 			err = check_jdev_super(r);
 		if (err)
@@ -177,16 +179,16 @@ errcode_t journal_open(struct recover_struct *r)
 		 * find external journal") and never reads inode 8 then. */
 		if (!uuid_null(es->s_journal_uuid))
 			return RECOVER_ET_NEED_EXT_JOURNAL;
-		err = jsource_open_inode(&r->src, fs);
+		err = source_open_inode(&r->src, fs);
 		if (err)
 			return r->flag_clear_log ? RECOVER_ET_NO_JOURNAL : err;
-		r->life.journal_inode_backup = r->src.from_backup;
+		r->journal_inode_backup = r->src.from_backup;
 	}
 
 	r->jsb_raw = malloc(r->src.blocksize);
 	if (!r->jsb_raw)
 		return ENOMEM;
-	err = jsource_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
+	err = source_read(&r->src, r->src.sb_block, 1, r->jsb_raw);
 	if (err == RECOVER_ET_DUMP_END)
 		return RECOVER_ET_DUMP_SIZE;
 	if (err)
@@ -236,7 +238,7 @@ errcode_t journal_open(struct recover_struct *r)
  * -f on a journal device whose ext2 superblock checksum is wrong: e2fsck's
  * fix, a new checksum, written before anything else.
  */
-errcode_t journal_fix_jdev_csum(struct recover_struct *r)
+errcode_t life_journal_fix_jdev_csum(struct recover_struct *r)
 {
 	unsigned int bs = r->src.blocksize;
 	blk64_t blk = SUPERBLOCK_OFFSET / bs;
@@ -266,13 +268,13 @@ errcode_t journal_fix_jdev_csum(struct recover_struct *r)
  * replays anything (e2fsck_get_journal()): the replay may then overwrite
  * it again with a logged copy of its inode table block.
  */
-errcode_t journal_restore_inode(struct recover_struct *r)
+errcode_t life_journal_restore_inode(struct recover_struct *r)
 {
 	errcode_t err;
 
 	if (!r->src.from_backup || r->inode_restored)
 		return 0;
-	r->life.wrote = 1;
+	r->wrote = 1;
 	err = ext2fs_write_inode(r->fs, r->src.ino, &r->src.backup_inode);
 	if (err)
 		return err;
@@ -361,7 +363,7 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
 	if (vs->s_journal_inum != es->s_journal_inum ||
 	    !uuid_null(vs->s_journal_uuid))
 		return RECOVER_ET_LOG_MOVES_JOURNAL;
-	err = jsource_open_inode(&v, vfs);
+	err = source_open_inode(&v, vfs);
 	if (err)
 		return err == ENOMEM ? err : RECOVER_ET_LOG_MOVES_JOURNAL;
 	same = same_map(&v, &r->src);
@@ -375,7 +377,7 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
 		same = r->src.from_backup && blk &&
 		       !log_writes(pl, &blk, 1, NULL, 0);
 	}
-	jsource_close(&v);
+	source_close(&v);
 	return same ? 0 : RECOVER_ET_LOG_MOVES_JOURNAL;
 }
 
@@ -392,8 +394,8 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
  * inode's, its block map's) is the view of the filesystem as the log leaves
  * it (fc_overlay.c) opened and the journal looked up again there.
  */
-errcode_t journal_check_left(struct recover_struct *r,
-			     const struct pass_log *pl)
+errcode_t life_journal_check_left(struct recover_struct *r,
+				  const struct pass_log *pl)
 {
 	ext2_filsys fs = r->fs;
 	struct fc_overlay *o = NULL;

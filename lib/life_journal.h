@@ -18,12 +18,12 @@ struct recover_struct;
  * resets.  r->fix_jdev_csum is set when RECOVER_FL_FORCE lets a journal
  * device's bad ext2 superblock checksum through.
  */
-errcode_t journal_open(struct recover_struct *r);
+errcode_t life_journal_open(struct recover_struct *r);
 /* That checksum rewritten and flushed (the first write of a replay). */
-errcode_t journal_fix_jdev_csum(struct recover_struct *r);
+errcode_t life_journal_fix_jdev_csum(struct recover_struct *r);
 /* A journal inode read through the superblock's backup of its block map,
  * rewritten from that backup (once), as e2fsck does before it replays. */
-errcode_t journal_restore_inode(struct recover_struct *r);
+errcode_t life_journal_restore_inode(struct recover_struct *r);
 
 /*
  * Before anything is written: the superblock and journal inode the log
@@ -31,7 +31,7 @@ errcode_t journal_restore_inode(struct recover_struct *r);
  * after its replay needs; else RECOVER_ET_LOG_MOVES_JOURNAL.
  */
 struct pass_log;
-errcode_t journal_check_left(struct recover_struct *r,
-			     const struct pass_log *pl);
+errcode_t life_journal_check_left(struct recover_struct *r,
+				  const struct pass_log *pl);
 
 #endif /* LIFE_JOURNAL_H */

@@ -13,6 +13,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
+#include "ext4_super.h"
 #include "life_metabg.h"
 
 /*
@@ -86,7 +87,7 @@ out:
  * what the replay left: nothing to do.  A dry run counts the copies of the
  * layout on disk.
  */
-errcode_t metabg_write_copies(struct recover_struct *r, int dry)
+errcode_t life_metabg_write_copies(struct recover_struct *r, int dry)
 {
 	struct struct_ext2_filsys lay;
 	struct ext2_super_block sb;
@@ -132,11 +133,11 @@ errcode_t metabg_write_copies(struct recover_struct *r, int dry)
 							     buf);
 				if (err)
 					goto out;
-				r->life.desc_written += bs;
+				r->desc_written += bs;
 			}
-			r->life.desc_copies++;
-			r->life.write_blocks++;
-			r->life.write_bytes += bs;
+			r->desc_copies++;
+			r->write_blocks++;
+			r->write_bytes += bs;
 		}
 	}
 out:

@@ -13,9 +13,9 @@ struct recover_struct;
 /*
  * On meta_bg, each metagroup's descriptor block written over its copies in
  * the metagroup's second and last groups (dry: only counted), in the
- * layout the superblock on disk gives; counted in r->life's desc_copies,
+ * layout the superblock on disk gives; counted in r's desc_copies,
  * desc_written, write_blocks and write_bytes.  Nothing on a layout e2fsck could not open.
  */
-errcode_t metabg_write_copies(struct recover_struct *r, int dry);
+errcode_t life_metabg_write_copies(struct recover_struct *r, int dry);
 
 #endif /* LIFE_METABG_H */

@@ -7,9 +7,9 @@
  * can be looked at before anything is written.  Then, as e2fsck does:
  *   - the block must read back with its magic and checksum, and its
  *     sequence must be neither EXT4_MMP_SEQ_FSCK (a fsck is running, or
- *     died) nor another value above EXT4_MMP_SEQ_MAX (mmp_begin(), at the
+ *     died) nor another value above EXT4_MMP_SEQ_MAX (life_mmp_begin(), at the
  *     open, dry run or not);
- *   - a replay takes the block as ext2fs_mmp_start() would (mmp_take(),
+ *   - a replay takes the block as ext2fs_mmp_start() would (life_mmp_take(),
  *     just before its first write, so that every refusal comes before the
  *     wait): unless the block says "clean" it waits for a change of
  *     sequence (a node using the filesystem updates it every interval),
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "life_mmp.h"
 #include "notify.h"
 
 /* A copy of the on-disk names, which need not end in a NUL. */
@@ -62,10 +63,10 @@ static void note_block(struct recover_struct *r, const void *buf)
 }
 
 /* The state the caller asked to be told about (recover_options.mmp). */
-void mmp_publish(struct recover_struct *r)
+void life_mmp_publish(struct recover_struct *r)
 {
 	r->mmp.size = sizeof(r->mmp);
-	recover_copy_out(r->opts.mmp, &r->mmp, sizeof(r->mmp));
+	notify_copy_out(r->opts.mmp, &r->mmp, sizeof(r->mmp));
 }
 
 /*
@@ -151,9 +152,9 @@ static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
 		nanosleep(&step, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		r->notify.progress_next = 0;
-		err = recovery_progress(&r->notify, RECOVER_PASS_MMP,
-					*done + secs - (unsigned int)
-					(end.tv_sec - now.tv_sec > 0 ?
+		err = notify_progress(&r->notify, RECOVER_PASS_MMP,
+				      *done + secs - (unsigned int)
+				      (end.tv_sec - now.tv_sec > 0 ?
 					 end.tv_sec - now.tv_sec : 0), total);
 		if (err)
 			return err;
@@ -162,7 +163,7 @@ static errcode_t mmp_sleep(struct recover_struct *r, unsigned int secs,
 	return 0;
 }
 
-/* The seconds mmp_take() is to wait, for the block in buf. */
+/* The seconds life_mmp_take() is to wait, for the block in buf. */
 static unsigned int planned_wait(ext2_filsys fs, const void *buf)
 {
 	const struct mmp_struct *m = buf;
@@ -175,10 +176,10 @@ static unsigned int planned_wait(ext2_filsys fs, const void *buf)
  * The block looked at when the filesystem is opened: a bad block, or a
  * fsck at work, is refused at once.  A read-only open (a dry run) stops
  * there, as e2fsck -n does: no wait, nothing written.  A read-write one
- * takes the block later, in mmp_take(), just before the first write, so
+ * takes the block later, in life_mmp_take(), just before the first write, so
  * that every refusal the journal and the filesystem give comes first.
  */
-errcode_t mmp_begin(struct recover_struct *r)
+errcode_t life_mmp_begin(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	struct recover_mmp *info = &r->mmp;
@@ -186,7 +187,7 @@ errcode_t mmp_begin(struct recover_struct *r)
 	errcode_t err;
 
 	memset(info, 0, sizeof(*info));
-	mmp_publish(r);
+	life_mmp_publish(r);
 	if (!ext2fs_has_feature_mmp(fs->super))
 		return 0;
 	info->present = 1;
@@ -214,14 +215,14 @@ errcode_t mmp_begin(struct recover_struct *r)
 	}
 	info->status = err;
 	if (!err && rw) {
-		/* What a later look must still find (mmp_take()). */
+		/* What a later look must still find (life_mmp_take()). */
 		memcpy(&r->mmp_seen, fs->mmp_buf, sizeof(r->mmp_seen));
 		r->mmp_pending = 1;
 		info->planned_wait = planned_wait(fs, fs->mmp_buf);
 	}
 	/* Closes the O_DIRECT descriptor only: EXT2_FLAG_SKIP_MMP is set. */
 	ext2fs_mmp_stop(fs);
-	mmp_publish(r);
+	life_mmp_publish(r);
 	if (!rw && (r->opts.flags & RECOVER_FL_MMP_REPORT))
 		err = 0;
 	return err;
@@ -263,7 +264,7 @@ static errcode_t write_own(struct recover_struct *r, unsigned int seq)
  * was read.  Stopped during the waits, the block is left clean if this
  * run wrote it.
  */
-errcode_t mmp_take(struct recover_struct *r)
+errcode_t life_mmp_take(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	struct recover_mmp *info = &r->mmp;
@@ -289,9 +290,9 @@ errcode_t mmp_take(struct recover_struct *r)
 	}
 	info->planned_wait = total = planned_wait(fs, m);
 	one = one_wait(wait_interval(fs, m));
-	mmp_publish(r);
+	life_mmp_publish(r);
 	r->notify.progress_next = 0;
-	err = recovery_progress(&r->notify, RECOVER_PASS_MMP, 0, total);
+	err = notify_progress(&r->notify, RECOVER_PASS_MMP, 0, total);
 	if (err)
 		goto refused;
 
@@ -336,15 +337,15 @@ waited:
 	r->mmp_held = 1;
 	r->mmp_interval = fs->super->s_mmp_update_interval ?
 			  fs->super->s_mmp_update_interval : 1;
-	mmp_publish(r);
+	life_mmp_publish(r);
 	r->notify.progress_next = 0;
-	return recovery_progress(&r->notify, RECOVER_PASS_MMP, total, total);
+	return notify_progress(&r->notify, RECOVER_PASS_MMP, total, total);
 
 refused:
 	/* Only the descriptor to close: nothing of ours is held. */
 	fs->flags |= EXT2_FLAG_SKIP_MMP;
 	ext2fs_mmp_stop(fs);
-	mmp_publish(r);
+	life_mmp_publish(r);
 	return err;
 }
 
@@ -366,12 +367,12 @@ static errcode_t refresh(struct recover_struct *r)
 		r->mmp_held = 0;
 		fs->flags |= EXT2_FLAG_SKIP_MMP;
 		ext2fs_mmp_stop(fs);	/* only closes the descriptor */
-		mmp_publish(r);
+		life_mmp_publish(r);
 	}
 	return err;
 }
 
-errcode_t mmp_update(struct recover_struct *r)
+errcode_t life_mmp_update(struct recover_struct *r)
 {
 	if (!r->mmp_held ||
 	    time(NULL) - r->fs->mmp_last_written < (time_t)r->mmp_interval)
@@ -379,7 +380,7 @@ errcode_t mmp_update(struct recover_struct *r)
 	return refresh(r);
 }
 
-errcode_t mmp_end(struct recover_struct *r)
+errcode_t life_mmp_end(struct recover_struct *r)
 {
 	ext2_filsys fs = r->fs;
 	errcode_t err;
@@ -401,6 +402,6 @@ errcode_t mmp_end(struct recover_struct *r)
 	if (err)
 		r->mmp.status = err;
 	r->mmp.released = !err;
-	mmp_publish(r);
+	life_mmp_publish(r);
 	return err;
 }

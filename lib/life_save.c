@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "librecoverP.h"
+#include "life_save.h"
+#include "life_stale.h"
 #include "notify.h"
 #include "outpath.h"
 #include "sha256.h"
@@ -78,8 +80,7 @@ static errcode_t sink_sync(struct sink *k)
  * journal's blocks go out in 4 MiB pieces, each followed by a progress
  * call (where a stop request is noticed).
  */
-static errcode_t save_to(struct recover_struct *r, struct sink *k,
-			 enum recover_about *what)
+static errcode_t save_to(struct recover_struct *r, struct sink *k)
 {
 	unsigned int bs = r->src.blocksize;
 	unsigned int chunk = (4U << 20) / bs;
@@ -88,9 +89,9 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	uint64_t blk;
 	errcode_t err = 0;
 
-	*what = RECOVER_ABOUT_NONE;
-	r->life.saved_bytes = 0;
-	memset(r->life.saved_sha256, 0, sizeof(r->life.saved_sha256));
+	r->about = RECOVER_ABOUT_NONE;
+	r->saved_bytes = 0;
+	memset(r->saved_sha256, 0, sizeof(r->saved_sha256));
 	buf = malloc((size_t)chunk * bs);
 	if (!buf)
 		return ENOMEM;
@@ -101,17 +102,17 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 				 (unsigned int)(r->src.blocks - blk) : chunk;
 		size_t done = 0;
 
-		*what = recover_journal_about(r);
-		err = jsource_read(&r->src, blk, n, buf);
+		r->about = recover_journal_about(r);
+		err = source_read(&r->src, blk, n, buf);
 		if (!err) {
-			*what = RECOVER_ABOUT_SAVE;
+			r->about = RECOVER_ABOUT_SAVE;
 			err = sink_write(k, blk, n, bs, buf, &done);
 		}
 		sha256_update(&sum, buf, done);
-		r->life.saved_bytes += done;
+		r->saved_bytes += done;
 		if (!err)
-			err = recovery_progress(&r->notify, RECOVER_PASS_SAVE, blk + n,
-						r->src.blocks);
+			err = notify_progress(&r->notify, RECOVER_PASS_SAVE,
+					      blk + n, r->src.blocks);
 	}
 	/*
 	 * A copy of a filesystem's journal ends with one more block: the
@@ -122,26 +123,26 @@ static errcode_t save_to(struct recover_struct *r, struct sink *k,
 	if (!err && r->fs && r->src.fs_journal) {
 		size_t done = 0;
 
-		stale_facts(r, buf);
-		*what = RECOVER_ABOUT_SAVE;
+		life_stale_facts(r, buf);
+		r->about = RECOVER_ABOUT_SAVE;
 		err = sink_write(k, r->src.blocks, 1, bs, buf, &done);
 		sha256_update(&sum, buf, done);
-		r->life.saved_bytes += done;
+		r->saved_bytes += done;
 	}
-	sha256_final(&sum, r->life.saved_sha256);
+	sha256_final(&sum, r->saved_sha256);
 	if (!err) {
-		*what = RECOVER_ABOUT_SAVE;
+		r->about = RECOVER_ABOUT_SAVE;
 		err = sink_sync(k);
 	}
 	free(buf);
 	return err;
 }
 
-errcode_t save_fd(struct recover_struct *r, int fd, enum recover_about *what)
+errcode_t life_save_fd(struct recover_struct *r, int fd)
 {
 	struct sink k = { .fd = fd };
 
-	return save_to(r, &k, what);
+	return save_to(r, &k);
 }
 
 /* Why the path may not be replaced, as the library's error code. */
@@ -209,8 +210,7 @@ static errcode_t short_write(io_channel io, unsigned long block, int count,
  * that others may write: the channel is given "/proc/self/fd/N", which can
  * only mean the file this run made, whatever its name has become since.
  */
-static errcode_t save_file(struct recover_struct *r, int fd,
-			   enum recover_about *what)
+static errcode_t save_file(struct recover_struct *r, int fd)
 {
 	io_manager manager = r->opts.save_io_manager ?
 			     r->opts.save_io_manager : unix_io_manager;
@@ -218,7 +218,7 @@ static errcode_t save_file(struct recover_struct *r, int fd,
 	char name[OUTPATH_FD_NAME];
 	errcode_t err, err2;
 
-	*what = RECOVER_ABOUT_SAVE;
+	r->about = RECOVER_ABOUT_SAVE;
 	if (outpath_fd_name(fd, name))
 		return RECOVER_ET_SAVE_NO_PROC;
 	err = manager->open(name, IO_FLAG_RW, &k.io);
@@ -228,10 +228,10 @@ static errcode_t save_file(struct recover_struct *r, int fd,
 	k.io->write_error = short_write;
 	err = io_channel_set_blksize(k.io, (int)r->src.blocksize);
 	if (!err)
-		err = save_to(r, &k, what);
+		err = save_to(r, &k);
 	err2 = io_channel_close(k.io);
 	if (!err && err2) {
-		*what = RECOVER_ABOUT_SAVE;
+		r->about = RECOVER_ABOUT_SAVE;
 		err = err2;
 	}
 	return err;
@@ -243,15 +243,14 @@ static errcode_t save_file(struct recover_struct *r, int fd,
  * replaces path only once complete and synced.  What is at path must be
  * an earlier dump, or empty (outpath.c).
  */
-errcode_t save_path(struct recover_struct *r, const char *path,
-		    enum recover_about *what)
+errcode_t life_save_path(struct recover_struct *r, const char *path)
 {
 	char *tmp = NULL, *tmpname = NULL;
 	struct outpath o;
 	errcode_t err;
 	int fd;
 
-	*what = RECOVER_ABOUT_SAVE;
+	r->about = RECOVER_ABOUT_SAVE;
 	err = refusal(outpath_check(path, OUTPATH_DUMP,
 				    r->fs ? r->fs->device_name : NULL,
 				    r->journal_path, NULL, &o), &o);
@@ -259,12 +258,12 @@ errcode_t save_path(struct recover_struct *r, const char *path,
 		err = outpath_create_temp(&o, &tmp, &tmpname, &fd);
 	if (err)
 		goto out;
-	err = save_file(r, fd, what);
+	err = save_file(r, fd);
 	if (!err) {
 		/* Renamed only while the new name is still this file. */
 		int e = outpath_commit(&o, tmpname, fd);
 
-		*what = RECOVER_ABOUT_SAVE;
+		r->about = RECOVER_ABOUT_SAVE;
 		err = e == OUTPATH_REPLACED ? RECOVER_ET_SAVE_REPLACED :
 		      (errcode_t)e;
 	}

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "life_stale.h"
 #include "sha256.h"
 
 #define FACTS_MAGIC		"jrecover-facts\0"
@@ -111,15 +112,15 @@ static void read_own_internal(struct recover_struct *r, struct own_journal *o)
 	raw = malloc(r->fs->blocksize);
 	if (!raw)
 		return;
-	if (!jsource_open_inode(&js, r->fs)) {
-		if (!jsource_read(&js, 0, 1, raw) && jbd2_super_version(raw))
+	if (!source_open_inode(&js, r->fs)) {
+		if (!source_read(&js, 0, 1, raw) && jbd2_super_version(raw))
 			own_from_raw(o, 1, raw);
-		jsource_close(&js);
+		source_close(&js);
 	}
 	free(raw);
 }
 
-void stale_facts(struct recover_struct *r, unsigned char *blk)
+void life_stale_facts(struct recover_struct *r, unsigned char *blk)
 {
 	const struct ext2_super_block *es = r->fs->super;
 	struct own_journal o;
@@ -139,7 +140,7 @@ void stale_facts(struct recover_struct *r, unsigned char *blk)
 	put_be32(blk + F_OWN_SEQUENCE, o.sequence);
 	put_be32(blk + F_OWN_START, o.start);
 	memcpy(blk + F_OWN_SHA, o.sha, SHA256_LENGTH);
-	put_be32(blk + F_CRC, recover_crc32c(~0U, blk, F_CRC));
+	put_be32(blk + F_CRC, crc32c_update(~0U, blk, F_CRC));
 }
 
 /* The record at the dump's last block, if there is one: 1, and blk holds it. */
@@ -150,12 +151,12 @@ static int read_facts(struct recover_struct *r, unsigned char *blk)
 	if (r->src.kind != RECOVER_SRC_DUMP || r->src.blocks <= r->sb.pub.maxlen)
 		return 0;
 	last = r->src.blocks - 1;
-	if (jsource_read(&r->src, last, 1, blk))
+	if (source_read(&r->src, last, 1, blk))
 		return 0;
 	return !memcmp(blk, FACTS_MAGIC, 16) &&
 	       get_be32(blk + F_VERSION) == FACTS_VERSION &&
 	       get_be32(blk + F_LENGTH) >= FACTS_SIZE &&
-	       get_be32(blk + F_CRC) == recover_crc32c(~0U, blk, F_CRC);
+	       get_be32(blk + F_CRC) == crc32c_update(~0U, blk, F_CRC);
 }
 
 /*
@@ -189,7 +190,7 @@ static void check_times(struct recover_struct *r)
 		r->stale.found |= RECOVER_STALE_TIME;
 }
 
-errcode_t stale_check(struct recover_struct *r)
+errcode_t life_stale_check(struct recover_struct *r)
 {
 	const struct ext2_super_block *es = r->fs->super;
 	unsigned char *blk;

@@ -30,13 +30,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "librecoverP.h"
+#include "lifecycle.h"
 #include "array.h"
 #include "ext4_fs.h"
+#include "feature.h"
+#include "ext4_super.h"
+#include "fc_replay.h"
 #include "life_journal.h"
 #include "life_metabg.h"
+#include "life_mmp.h"
+#include "life_stale.h"
 #include "notify.h"
 #include "outpath.h"
+#include "pass_plan.h"
+#include "pass_replay.h"
+#include "pass_scan.h"
 
 /*
  * The feature bits libext2fs does not know, judged and told to the caller
@@ -57,13 +65,13 @@ static errcode_t check_features(struct recover_struct *r, int lib_ok)
 	 * mmp at open, and its ext2fs_mmp_*() calls that life_mmp.c makes fail:
 	 * such a filesystem is still refused.
 	 */
-	err = features_judge(&r->feat, es->s_feature_incompat,
-			     es->s_feature_ro_compat,
-			     lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
-			     EXT4_FEATURE_INCOMPAT_MMP,
-			     EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
-			     !(r->opts.flags & RECOVER_FL_DRY_RUN));
-	recover_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
+	err = feature_judge(&r->feat, es->s_feature_incompat,
+			    es->s_feature_ro_compat,
+			    lib_ok ? ~0U : EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+			    EXT4_FEATURE_INCOMPAT_MMP,
+			    EXT2_LIB_FEATURE_RO_COMPAT_SUPP,
+			    !(r->opts.flags & RECOVER_FL_DRY_RUN));
+	notify_copy_out(r->opts.features, &r->feat, sizeof(r->feat));
 	return err;
 }
 
@@ -199,8 +207,8 @@ static int hold_name(void *arg, const char *name, dev_t rdev)
 		close(fd);
 		return 0;
 	}
-	err = recovery_grow((void **)&r->names_held, &r->names_cap,
-			    r->names_nheld + 1, sizeof(*r->names_held));
+	err = array_grow((void **)&r->names_held, &r->names_cap,
+			 r->names_nheld + 1, sizeof(*r->names_held));
 	if (err) {
 		close(fd);
 		o->err = err;
@@ -258,7 +266,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (!err && (mount_flags & EXT2_MF_MOUNTED)) {
 		/* The kernel holds a mounted device exclusively, too. */
 		if (dry && (r->opts.flags & RECOVER_FL_MOUNTED_OK))
-			r->life.mounted = 1;
+			r->mounted = 1;
 		else
 			err = RECOVER_ET_MOUNTED;
 	}
@@ -268,14 +276,14 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	else if (!err && (mount_flags & EXT2_MF_BUSY))
 		err = RECOVER_ET_BUSY;
 	/* Mounted here and read as such: its loop device is the mount's. */
-	if (!err && !r->life.mounted)
+	if (!err && !r->mounted)
 		err = hold_other_names(r, device, dry);
 	if (err)
 		return err;
 	if (!dry)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	/* MMP: mmp_begin() looks at the block; mmp_take() takes it before
-	 * the first write (lifecycle_replay()). */
+	/* MMP: life_mmp_begin() looks at the block; life_mmp_take() takes it
+	 * before the first write (lifecycle_replay()). */
 	flags |= EXT2_FLAG_SKIP_MMP;
 	err = open_at(r, device, flags);
 	if (err == EXT2_ET_UNSUPP_FEATURE || err == EXT2_ET_RO_UNSUPP_FEATURE)
@@ -287,7 +295,7 @@ static errcode_t open_device(struct recover_struct *r, const char *device)
 	if (err)
 		return err;
 	r->own_fs = 1;
-	return mmp_begin(r);
+	return life_mmp_begin(r);
 }
 
 /* A filesystem the caller holds open: its MMP block stays the caller's. */
@@ -297,24 +305,24 @@ static void adopt_fs(struct recover_struct *r, ext2_filsys fs)
 	r->mmp.present = ext2fs_has_feature_mmp(fs->super);
 	r->mmp.block = fs->super->s_mmp_block;
 	r->mmp.update_interval = fs->super->s_mmp_update_interval;
-	mmp_publish(r);
+	life_mmp_publish(r);
 }
 
 /* notify's tick: the MMP block rewritten when its interval has passed. */
 static errcode_t mmp_tick(void *arg)
 {
-	return mmp_update(arg);
+	return life_mmp_update(arg);
 }
 
 errcode_t lifecycle_open(struct recover_struct *r, const char *device,
-			 ext2_filsys fs, enum recover_about *what)
+			 ext2_filsys fs)
 {
 	errcode_t err;
 
 	/* The passes' progress points keep a held MMP block fresh. */
 	r->notify.tick = mmp_tick;
 	r->notify.tick_arg = r;
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	if (device) {
 		err = open_device(r, device);
 		if (err)
@@ -325,22 +333,22 @@ errcode_t lifecycle_open(struct recover_struct *r, const char *device,
 		if (err)
 			return err;
 	} else {
-		mmp_publish(r);
+		life_mmp_publish(r);
 	}
 	if (r->fs)
 		r->needs_recovery =
 			ext2fs_has_feature_journal_needs_recovery(r->fs->super);
-	*what = recover_journal_about(r);
-	return journal_open(r);
+	r->about = recover_journal_about(r);
+	return life_journal_open(r);
 }
 
 void lifecycle_close(struct recover_struct *r)
 {
-	jsource_close(&r->src);
-	jsource_close(&r->own);
+	source_close(&r->src);
+	source_close(&r->own);
 	if (r->fs && r->own_fs) {
 		/* Before RW is cleared: ext2fs_mmp_stop() needs it. */
-		mmp_end(r);
+		life_mmp_end(r);
 		/*
 		 * libext2fs would write its copy of the superblock and group
 		 * descriptors back at close (it counts s_kbytes_written): that
@@ -352,6 +360,15 @@ void lifecycle_close(struct recover_struct *r)
 	}
 	/* The filesystem closed, its writes out: its other names let go. */
 	release_other_names(r);
+	/* What the journal and the passes kept. */
+	free(r->own_jsb_raw);
+	r->own_jsb_raw = NULL;
+	fc_replay_free(&r->fc_overlay);
+	revoke_free(&r->revoke);
+	free(r->tags.v);
+	memset(&r->tags, 0, sizeof(r->tags));
+	free(r->jsb_raw);
+	r->jsb_raw = NULL;
 }
 
 /* A log to replay, in e2fsck's eyes: the flag, or a log without it. */
@@ -454,8 +471,7 @@ static errcode_t backup_end(struct recover_struct *r, int failed,
  * recovery); then the MMP block is let go, as e2fsck does as soon as its
  * replay is done.
  */
-static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
-			    enum recover_about *what)
+static errcode_t end_replay(struct recover_struct *r, int failed, int dry)
 {
 	struct jsource *jsrc = r->reset;
 	unsigned char *raw = r->reset_jsb;
@@ -463,7 +479,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	int fs_error;
 	errcode_t err;
 
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	/*
 	 * e2fsck writes the descriptors whenever it closes the filesystem
 	 * changed: after a replay (needs_recovery set, or a log, or a dump's
@@ -472,7 +488,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * superblock's count of bytes written, which it writes alone.
 	 */
 	if ((has_log(r) || r->sb.pub.errnum) && !r->backup_sb) {
-		err = metabg_write_copies(r, dry);
+		err = life_metabg_write_copies(r, dry);
 		if (err)
 			return err;
 	}
@@ -486,19 +502,19 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	 * that journal keeps its log for a full replay.
 	 */
 	if (!jsrc || r->scan.end_reason == RECOVER_END_TRUNCATED) {
-		r->life.dump_is_current = 0;
+		r->dump_is_current = 0;
 		return 0;
 	}
 	/* Through a backup with nothing for the journal: e2fsck -b leaves
 	 * the journal alone and writes the primary from the backup. */
 	if (r->backup_sb && !has_log(r) && !r->sb.pub.errnum &&
 	    !r->src.from_backup) {
-		r->life.write_blocks += 1;
-		r->life.write_bytes += r->fs->blocksize;
+		r->write_blocks += 1;
+		r->write_bytes += r->fs->blocksize;
 		return dry ? 0 : backup_end(r, failed, 0);
 	}
-	r->life.write_blocks += 2;
-	r->life.write_bytes += jsrc->blocksize + r->fs->blocksize;
+	r->write_blocks += 2;
+	r->write_bytes += jsrc->blocksize + r->fs->blocksize;
 	how.had_log = has_log(r);
 	how.replayed = !failed;
 	how.end_tid = r->scan.end_tid;
@@ -511,20 +527,20 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 		if (!copy)
 			return ENOMEM;
 		memcpy(copy, raw, jsrc->blocksize);
-		r->life.fs_errors = jbd2_reset_super(&r->sb, copy, &how);
+		r->fs_errors = jbd2_reset_super(&r->sb, copy, &how);
 		free(copy);
 		return 0;
 	}
 	fs_error = jbd2_reset_super(&r->sb, raw, &how);
-	r->life.fs_errors = fs_error;
+	r->fs_errors = fs_error;
 	if (jsrc == &r->src)
-		*what = recover_journal_about(r);
-	err = jsource_write(jsrc, jsrc->sb_block, raw);
+		r->about = recover_journal_about(r);
+	err = source_write(jsrc, jsrc->sb_block, raw);
 	if (!err)
 		err = io_channel_flush(jsrc->io);
 	if (err)
 		return err;
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	/* recover_fsck_replay(): the filesystem superblock is the caller's. */
 	if (r->fsck)
 		return 0;
@@ -535,7 +551,7 @@ static errcode_t end_replay(struct recover_struct *r, int failed, int dry,
 	if (!err)
 		err = io_channel_flush(r->fs->io);
 	if (!err)
-		err = mmp_end(r);
+		err = life_mmp_end(r);
 	return err;
 }
 
@@ -552,24 +568,21 @@ static errcode_t check_device_size(struct recover_struct *r)
 	    ext2fs_get_device_size2(r->fs->device_name, (int)r->fs->blocksize,
 				    &dev_blocks) || !dev_blocks)
 		return 0;
-	r->life.device_blocks = dev_blocks;
+	r->device_blocks = dev_blocks;
 	if (dev_blocks < ext2fs_blocks_count(r->fs->super))
 		return RECOVER_ET_DEVICE_SMALL;
 	return 0;
 }
 
-/*
- * Every refusal of a replay with something to do, before anything is
- * written; the last is the fast commits' replay in memory, on the
- * filesystem the log leaves (a record that cannot be replayed stops all).
- */
+/* Every refusal of a replay with something to do, before anything is
+ * written. */
 static errcode_t check_before_write(struct recover_struct *r)
 {
 	struct pass_log pl = lifecycle_log(r);
 	errcode_t err;
 
 	/* A dump older than the filesystem would undo what was done since. */
-	err = stale_check(r);
+	err = life_stale_check(r);
 	if (err)
 		return err;
 	/*
@@ -610,7 +623,7 @@ static errcode_t check_before_write(struct recover_struct *r)
 		return err;
 	/* A log that leaves the filesystem naming another journal (one
 	 * copied from another filesystem): e2fsck would delete it. */
-	err = journal_check_left(r, &pl);
+	err = life_journal_check_left(r, &pl);
 	if (err)
 		return err;
 	/* A fast-commit area the kernel would refuse, or records the replay
@@ -621,73 +634,73 @@ static errcode_t check_before_write(struct recover_struct *r)
 	 * does not know what the tolerated features do to them. */
 	if (r->fc.state == RECOVER_FC_LIVE && r->feat.tolerated)
 		return RECOVER_ET_FC_UNKNOWN_FEATURE;
-	err = fc_replay_check(&pl, r->fs, &r->fc);
-	if (err)
-		return err;
-	/* The fast commits, in memory on the filesystem the log leaves:
-	 * a record that cannot be replayed stops all before any write. */
-	if (!lifecycle_log_error(r) && r->fc.state == RECOVER_FC_LIVE) {
-		err = fc_replay(&pl, r->fs, &r->fc, &r->fc_overlay);
-		if (err)
-			return err;
-	}
-	return 0;
+	return fc_replay_check(&pl, r->fs, &r->fc);
 }
 
 /*
- * REPLAY: the tags no replay may write refused first, then the journal
- * inode rewritten from its backup (before any logged block: one of them
- * may hold the inode's table), then the log's blocks.
+ * The fast commits, replayed in memory on the filesystem the log leaves
+ * (written after the log's blocks, fc_replay_commit()): a record that
+ * cannot be replayed stops all before any write.
  */
-static errcode_t replay_pass(struct recover_struct *r, int dry)
+static errcode_t replay_fast_commits(struct recover_struct *r)
 {
 	struct pass_log pl = lifecycle_log(r);
-	errcode_t err;
 
-	err = pass_check_tags(&pl, ext2fs_blocks_count(r->fs->super), &r->rep);
-	if (err)
-		return err;
-	if (!dry) {
-		err = journal_restore_inode(r);
-		if (err)
-			return err;
-	}
-	err = pass_replay(&pl, r->fs->io, dry, &r->rep);
-	r->life.read_bytes = r->src.read_bytes;
-	return err;
+	if (lifecycle_log_error(r) || r->fc.state != RECOVER_FC_LIVE)
+		return 0;
+	return fc_replay(&pl, r->fs, &r->fc, &r->fc_overlay);
 }
 
 /*
  * The first writes, in this order: the MMP block taken, a journal device's
- * ext2 superblock checksum fixed (-f), the log's blocks (the REPLAY pass;
- * a dry run only reads).  *what says what an error is about.
+ * ext2 superblock checksum fixed (-f), then REPLAY: the tags no replay may
+ * write refused, the journal inode rewritten from its backup (before any
+ * logged block: one of them may hold the inode's table; with no log to
+ * replay too), and the log's blocks (a dry run only reads).  r->about
+ * says what an error is about.
  */
-static errcode_t replay_log(struct recover_struct *r, int dry,
-			    enum recover_about *what)
+static errcode_t replay_log(struct recover_struct *r, int dry)
 {
+	struct pass_log pl = lifecycle_log(r);
+	int has_log = !lifecycle_log_error(r) && r->sb.pub.start;
 	errcode_t err;
 
 	/* Every refusal is behind: the MMP block is taken (the wait) just
 	 * before the first write. */
 	if (!dry) {
-		*what = RECOVER_ABOUT_FS;
-		err = mmp_take(r);
+		r->about = RECOVER_ABOUT_FS;
+		err = life_mmp_take(r);
 		if (err)
 			return err;
-		*what = recover_journal_about(r);
+		r->about = recover_journal_about(r);
 	}
 	if (r->fix_jdev_csum && !dry) {
-		r->life.wrote = 1;
-		err = journal_fix_jdev_csum(r);
+		r->wrote = 1;
+		err = life_journal_fix_jdev_csum(r);
 		if (err)
 			return err;
 	}
-	if (!lifecycle_log_error(r) && r->sb.pub.start) {
-		err = replay_pass(r, dry);
+	if (has_log) {
+		err = pass_replay_check_tags(&pl,
+					     ext2fs_blocks_count(r->fs->super),
+					     &r->rep);
 		/* Only a tag past the end is the journal's fault. */
 		if (err != RECOVER_ET_TAG_PAST_END &&
 		    err != RECOVER_ET_TAG_OWN_JOURNAL)
-			*what = RECOVER_ABOUT_FS;
+			r->about = RECOVER_ABOUT_FS;
+		if (err)
+			return err;
+	}
+	if (!dry) {
+		r->about = RECOVER_ABOUT_FS;
+		err = life_journal_restore_inode(r);
+		if (err)
+			return err;
+	}
+	if (has_log) {
+		err = pass_replay(&pl, r->fs->io, dry, &r->rep);
+		r->read_bytes = r->src.read_bytes;
+		r->about = RECOVER_ABOUT_FS;
 		if (err)
 			return err;
 	}
@@ -720,13 +733,13 @@ static errcode_t read_passes(struct recover_struct *r, struct jreader *rd)
 	if (!err)
 		err = pass_plan(&pl, rd, r->fs, r->scan.error != 0);
 	if (!err && r->notify.event) {
-		recovery_event_init(&ev, RECOVER_EV_END, r->scan.end_at.tid,
-				    r->scan.end_at.jblock);
+		notify_event_init(&ev, RECOVER_EV_END, r->scan.end_at.tid,
+				  r->scan.end_at.jblock);
 		ev.end = r->scan.end_reason;
-		err = recovery_event_send(&r->notify, &ev);
+		err = notify_event_send(&r->notify, &ev);
 	}
-	r->life.revoke_kept = revoke_kept(&r->revoke);
-	r->life.table_bytes = r->revoke.peak_bytes +
+	r->revoke_kept = revoke_kept(&r->revoke);
+	r->table_bytes = r->revoke.peak_bytes +
 			      r->tags.cap * sizeof(*r->tags.v);
 	return err;
 }
@@ -740,7 +753,7 @@ errcode_t lifecycle_scan(struct recover_struct *r)
 	struct scan_how how = {
 		.flags = r->opts.flags,
 		.jsb_raw = r->jsb_raw,
-		.jsb_len = r->life.garbage_nr_users ? JSB_V1_SIZE :
+		.jsb_len = r->garbage_nr_users ? JSB_V1_SIZE :
 			   r->src.blocksize,
 	};
 	struct jreader rd;
@@ -751,26 +764,26 @@ errcode_t lifecycle_scan(struct recover_struct *r)
 	r->scan_err = pass_scan(&pl, &how, &rd, &r->scan);
 	if (!r->scan_err && r->sb.pub.start)
 		r->scan_err = read_passes(r, &rd);
-	jreader_free(&rd);
+	source_reader_free(&rd);
 	if (!r->scan_err)
 		r->scanned = 1;
 	return r->scan_err;
 }
 
-errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
+errcode_t lifecycle_replay(struct recover_struct *r)
 {
 	int dry = !!(r->opts.flags & RECOVER_FL_DRY_RUN);
 	int failed;
 	errcode_t err;
 
-	*what = RECOVER_ABOUT_FS;
+	r->about = RECOVER_ABOUT_FS;
 	if (!r->fs)
 		return RECOVER_ET_NO_FILESYSTEM;
 	if (r->replayed)
 		return RECOVER_ET_ALREADY_DONE;
-	if (r->life.mounted)
+	if (r->mounted)
 		return RECOVER_ET_MOUNTED;
-	*what = recover_journal_about(r);
+	r->about = recover_journal_about(r);
 	err = lifecycle_scan(r);
 	if (err)
 		return err;
@@ -782,23 +795,23 @@ errcode_t lifecycle_replay(struct recover_struct *r, enum recover_about *what)
 	err = check_before_write(r);
 	if (err)
 		return err;
-	err = replay_log(r, dry, what);
+	err = replay_fast_commits(r);
+	if (err)
+		return err;
+	err = replay_log(r, dry);
 	if (err)
 		return err;
 	r->replayed = 1;
 	failed = lifecycle_log_error(r) || r->rep.bad_csum;
-	r->life.write_blocks = r->rep.copies_written;
-	r->life.write_bytes = r->rep.written_bytes;
-	*what = RECOVER_ABOUT_FS;
+	r->write_blocks = r->rep.copies_written;
+	r->write_bytes = r->rep.written_bytes;
+	r->about = RECOVER_ABOUT_FS;
 	if (!dry) {
-		r->life.wrote = 1;
-		err = journal_restore_inode(r);
-		if (err)
-			return err;
+		r->wrote = 1;
 		/* The fast commits' changes, over the log's blocks. */
 		err = fc_replay_commit(&r->fc_overlay, r->fs->io, &r->fc);
 		if (err)
 			return err;
 	}
-	return end_replay(r, failed, dry, what);
+	return end_replay(r, failed, dry);
 }

@@ -18,8 +18,8 @@
 /* Tell the caller how far a pass is (at most every PROGRESS_EVERY units,
  * and at its end); it may ask to stop.  A multi-mount protection block
  * held is rewritten here when its interval has passed. */
-errcode_t recovery_progress(struct notify *n, enum recover_pass pass,
-			    unsigned long long done, unsigned long long total)
+errcode_t notify_progress(struct notify *n, enum recover_pass pass,
+			  unsigned long long done, unsigned long long total)
 {
 	errcode_t err;
 
@@ -40,9 +40,9 @@ errcode_t recovery_progress(struct notify *n, enum recover_pass pass,
 }
 
 /* A recover_walk() event: its type, tid and log block; the rest zero. */
-void recovery_event_init(struct recover_event *ev,
-			 enum recover_event_type type, uint32_t tid,
-			 uint64_t jblock)
+void notify_event_init(struct recover_event *ev,
+		       enum recover_event_type type, uint32_t tid,
+		       uint64_t jblock)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->size = sizeof(*ev);
@@ -52,20 +52,21 @@ void recovery_event_init(struct recover_event *ev,
 }
 
 /* Hand an event to recover_walk()'s callback, which may ask to stop. */
-errcode_t recovery_event_send(struct notify *n,
-			      const struct recover_event *ev)
+errcode_t notify_event_send(struct notify *n,
+			    const struct recover_event *ev)
 {
 	return n->event(n->event_data, ev) ? RECOVER_ET_INTERRUPTED : 0;
 }
 
-void recovery_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
-		      uint64_t fsblock, unsigned int flags, enum recover_fate fate)
+void notify_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
+		    uint64_t fsblock, unsigned int flags,
+		    enum recover_fate fate)
 {
 	struct recover_event ev;
 
 	if (!n->skipped)
 		return;
-	recovery_event_init(&ev, RECOVER_EV_FATE, tid, jblock);
+	notify_event_init(&ev, RECOVER_EV_FATE, tid, jblock);
 	ev.fsblock = fsblock;
 	ev.flags = flags;
 	ev.fate = fate;
@@ -76,7 +77,7 @@ void recovery_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
  * A struct of the library's out into the caller's, which starts with the
  * caller's size: as many bytes as both know, the caller's size kept.
  */
-void recover_copy_out(void *dst, const void *src, size_t lib_size)
+void notify_copy_out(void *dst, const void *src, size_t lib_size)
 {
 	size_t want;
 

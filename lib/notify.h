@@ -37,29 +37,30 @@ struct notify {
  * rest zero), then handed to the callback (RECOVER_ET_INTERRUPTED if it
  * asks to stop).
  */
-void recovery_event_init(struct recover_event *ev,
-			 enum recover_event_type type, uint32_t tid,
-			 uint64_t jblock);
-errcode_t recovery_event_send(struct notify *n,
-			      const struct recover_event *ev);
+void notify_event_init(struct recover_event *ev,
+		       enum recover_event_type type, uint32_t tid,
+		       uint64_t jblock);
+errcode_t notify_event_send(struct notify *n,
+			    const struct recover_event *ev);
 
 /*
  * Tell the caller how far a pass is; also where the lifecycle's tick (the
  * MMP block kept fresh) runs.  RECOVER_ET_INTERRUPTED when the caller asks
  * to stop.
  */
-errcode_t recovery_progress(struct notify *n, enum recover_pass pass,
-			    unsigned long long done, unsigned long long total);
+errcode_t notify_progress(struct notify *n, enum recover_pass pass,
+			  unsigned long long done, unsigned long long total);
 
 /*
  * recover_fsck_replay()'s callback, if any, for a copy the replay skips
  * (fate: why).
  */
-void recovery_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
-		      uint64_t fsblock, unsigned int flags, enum recover_fate fate);
+void notify_skipped(struct notify *n, uint32_t tid, uint64_t jblock,
+		    uint64_t fsblock, unsigned int flags,
+		    enum recover_fate fate);
 
 /* A library struct out into a caller's that says its size (librecover.h,
  * "Structs that grow"); dst NULL: nothing. */
-void recover_copy_out(void *dst, const void *src, size_t lib_size);
+void notify_copy_out(void *dst, const void *src, size_t lib_size);
 
 #endif /* NOTIFY_H */

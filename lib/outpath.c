@@ -90,7 +90,8 @@ static int loop_backing_is(dev_t dev, const struct stat *st)
 	return backs(attr, st);
 }
 
-int outpath_involves(const struct stat *st, const char *path)
+/* Is st the file, the device, or the file behind the loop device at path? */
+static int outpath_involves(const struct stat *st, const char *path)
 {
 	struct stat b;
 
@@ -147,7 +148,7 @@ static int found_loop(void *arg, const char *name, dev_t rdev)
 }
 
 /* Every loop device's file, and every mount's source, against st. */
-enum outpath_why outpath_in_use(const struct stat *st)
+static enum outpath_why outpath_in_use(const struct stat *st)
 {
 	char src[4096];
 	struct stat b;
@@ -169,7 +170,8 @@ enum outpath_why outpath_in_use(const struct stat *st)
 	return OUTPATH_OK;
 }
 
-enum outpath_why outpath_contents(int fd, enum outpath_use use)
+/* Whether what is in the open file fd may be replaced by use. */
+static enum outpath_why outpath_contents(int fd, enum outpath_use use)
 {
 	unsigned char buf[EXT_SB_OFFSET + 64];
 	ssize_t n;
@@ -270,7 +272,8 @@ static enum outpath_why split(const char *path, struct outpath *o)
 	return OUTPATH_OK;
 }
 
-enum outpath_why outpath_resolve(const char *path, struct outpath *o)
+/* Resolve path into o (outpath_free() it whatever the answer). */
+static enum outpath_why outpath_resolve(const char *path, struct outpath *o)
 {
 	char *next = NULL;
 	enum outpath_why why;

@@ -2,7 +2,8 @@
 /*
  * outpath.h -- may a file be written at a path the operator gave: the one
  * judgement shared by librecover (recover_save()) and jrecover (-s, -z),
- * compiled into each (outpath.c), exported by neither.
+ * compiled into each (Makefile.am builds outpath.c into jrecover too),
+ * exported by neither.
  */
 #ifndef OUTPATH_H
 #define OUTPATH_H
@@ -55,9 +56,6 @@ struct outpath {
 /* The same file, or (both block devices) the same device. */
 int outpath_same(const struct stat *a, const struct stat *b);
 
-/* Is st the file, the device, or the file behind the loop device at path? */
-int outpath_involves(const struct stat *st, const char *path);
-
 /*
  * Each loop device whose file is st, in turn: fn(arg, name, rdev) with its
  * name in /sys/block ("loop3") and its device number.  Stops at the first
@@ -74,15 +72,6 @@ int outpath_each_loop(const struct stat *st,
  * regular file.
  */
 int outpath_loop_file(dev_t dev, char *name, size_t size, struct stat *st);
-
-/* Is st the file behind a loop device, or a mounted filesystem's source? */
-enum outpath_why outpath_in_use(const struct stat *st);
-
-/* Whether what is in the open file fd may be replaced by use. */
-enum outpath_why outpath_contents(int fd, enum outpath_use use);
-
-/* Resolve path into o (outpath_free() it whatever the answer). */
-enum outpath_why outpath_resolve(const char *path, struct outpath *o);
 
 /*
  * Everything at once: path resolved into o and judged for use, with the

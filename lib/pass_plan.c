@@ -7,7 +7,7 @@
  * is written otherwise; of the copies of one block written, the last one
  * is what the block holds afterwards.
  *
- * The copies of each block come from pass_classify(), as the replay
+ * The copies of each block come from pass_replay_classify(), as the replay
  * takes them.  Memory: 5 bytes per tag; per logged block, an entry of
  * the list of last candidates (16 bytes), and a table slot while that
  * list is made.
@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_plan.h"
+#include "pass_replay.h"
 
 #define PENDING		0xff	/* a fate still to work out */
 
@@ -29,14 +30,14 @@ static errcode_t emit_fate(const struct pass_log *pl, int no_fs,
 {
 	struct recover_event ev;
 
-	recovery_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
+	notify_event_init(&ev, RECOVER_EV_FATE, t->tid, t->jblk);
 	ev.fsblock = t->fsblk;
 	ev.flags = t->flags;
 	ev.fate = fate;
 	ev.fate_tid = by_tid;
 	ev.fate_jblock = by_jblock;
 	ev.no_filesystem = no_fs;
-	return recovery_event_send(pl->notify, &ev);
+	return notify_event_send(pl->notify, &ev);
 }
 
 /* Each tag's event, its fate worked out (by[i]: for a copy written, the
@@ -100,8 +101,8 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 		err = ENOMEM;
 		goto out;
 	}
-	err = pass_classify(pl, fate, RECOVER_FATE_REVOKED, PENDING, by,
-			    &blocks, &nblocks);
+	err = pass_replay_classify(pl, fate, RECOVER_FATE_REVOKED, PENDING, by,
+				   &blocks, &nblocks);
 	if (err)
 		goto out;
 	/*
@@ -114,7 +115,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 		else if (fate[i] == PENDING && fs && tv[i].fsblk >= end)
 			fate[i] = RECOVER_FATE_PAST_END;
 		else if (fate[i] == PENDING &&
-			 jsource_owns(pl->src, tv[i].fsblk) == 1)
+			 source_owns(pl->src, tv[i].fsblk) == 1)
 			fate[i] = RECOVER_FATE_OWN_JOURNAL;
 	}
 	for (i = 0; i < tags->n; i++) {
@@ -124,7 +125,7 @@ errcode_t pass_plan(const struct pass_log *pl, struct jreader *rd,
 			continue;
 		/* Read as the replay reads it: an unreadable copy is
 		 * skipped whether or not there is a checksum to check. */
-		if (pass_read_copy(tags, rd, i, fate, PENDING, &data))
+		if (pass_replay_read_copy(tags, rd, i, fate, PENDING, &data))
 			fate[i] = RECOVER_FATE_UNREADABLE;
 		else if (!jbd2_data_csum_ok(sb, t->tid, data, t->csum))
 			fate[i] = RECOVER_FATE_BAD_CSUM;

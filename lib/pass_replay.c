@@ -27,7 +27,7 @@
  * the first unreadable copy in log order.  Nothing here touches the
  * journal: recover_replay() resets it only after these writes are flushed,
  * so an interrupted replay is replayed again whole.  Before the pass, the
- * lifecycle refuses the tags no replay may write (pass_check_tags()) and
+ * lifecycle refuses the tags no replay may write (pass_replay_check_tags()) and
  * rewrites a journal inode taken from its backup.
  *
  * Memory: per logged copy, a state byte and the index of the block's
@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_replay.h"
 #include "array.h"
 #include "target.h"
 
@@ -95,14 +95,14 @@ static int by_jblk(const void *a, const void *b)
 /* Tell the caller how far the pass is: copies settled, of all tags. */
 static errcode_t step(struct replay *p)
 {
-	return recovery_progress(p->pl->notify, RECOVER_PASS_REPLAY, p->done,
-				 p->pl->tags->n);
+	return notify_progress(p->pl->notify, RECOVER_PASS_REPLAY, p->done,
+			       p->pl->tags->n);
 }
 
-errcode_t pass_classify(const struct pass_log *pl, unsigned char *state,
-			unsigned char revoked, unsigned char cand,
-			uint32_t *prev, struct replay_block **blocks,
-			size_t *nblocks)
+errcode_t pass_replay_classify(const struct pass_log *pl, unsigned char *state,
+			       unsigned char revoked, unsigned char cand,
+			       uint32_t *prev, struct replay_block **blocks,
+			       size_t *nblocks)
 {
 	const struct jtags *tags = pl->tags;
 	struct replay_block *b = NULL, *shrunk;
@@ -128,8 +128,8 @@ errcode_t pass_classify(const struct pass_log *pl, unsigned char *state,
 		state[i] = cand;
 		err = rtable_add(&last, t->fsblk, (uint32_t)n, &slot, &added);
 		if (!err && added && n == cap)
-			err = recovery_grow((void **)&b, &cap, n + 1,
-					    sizeof(*b));
+			err = array_grow((void **)&b, &cap, n + 1,
+					 sizeof(*b));
 		if (err)
 			goto out;
 		if (added) {
@@ -164,8 +164,8 @@ static errcode_t classify(struct replay *p)
 	size_t i;
 	errcode_t err;
 
-	err = pass_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
-			    &p->blocks, &p->nblocks);
+	err = pass_replay_classify(p->pl, p->state, C_REVOKED, C_CAND, p->prev,
+				   &p->blocks, &p->nblocks);
 	for (i = 0; i < p->pl->tags->n && !err; i++)
 		if (p->state[i] == C_REVOKED) {
 			p->res->revoked++;
@@ -199,28 +199,30 @@ static void read_run(struct replay *p, uint32_t jblk, unsigned int n,
 {
 	unsigned int bs = p->pl->sb->pub.blocksize, k;
 
-	if (!jsource_read(p->pl->src, jblk, n, dst)) {
+	if (!source_read(p->pl->src, jblk, n, dst)) {
 		memset(ok, 1, n);
 		return;
 	}
 	for (k = 0; k < n; k++)
-		ok[k] = !jsource_read(p->pl->src, jblk + k, 1,
-				      dst + (size_t)k * bs);
+		ok[k] = !source_read(p->pl->src, jblk + k, 1,
+				     dst + (size_t)k * bs);
 }
 
-errcode_t pass_read_copy(const struct jtags *tags, struct jreader *rd,
-			 size_t i, const unsigned char *state,
-			 unsigned char wanted, const unsigned char **data)
+errcode_t pass_replay_read_copy(const struct jtags *tags,
+				struct jreader *rd, size_t i,
+				const unsigned char *state,
+				unsigned char wanted,
+				const unsigned char **data)
 {
 	const struct jtag *t = tags->v;
 	unsigned int n = 1;
 	size_t k;
 
-	if (!jreader_holds(rd, t[i].jblk))
+	if (!source_reader_holds(rd, t[i].jblk))
 		for (k = i + 1; k < tags->n && n < rd->cap &&
 		     state[k] == wanted && t[k].jblk == t[i].jblk + n; k++)
 			n++;
-	return jreader_fetch(rd, t[i].jblk, n, data);
+	return source_reader_fetch(rd, t[i].jblk, n, data);
 }
 
 /* Blocks [first, first + n) of p->blocks: read, check, fall back, write. */
@@ -259,8 +261,8 @@ static errcode_t write_batch(struct replay *p, struct target *tg, size_t first,
 				break;
 			/* The spare block past the batch's data. */
 			data = p->buf + (size_t)n * bs;
-			if (jsource_read(p->pl->src, tags[i].jblk, 1,
-					 p->buf + (size_t)n * bs))
+			if (source_read(p->pl->src, tags[i].jblk, 1,
+					p->buf + (size_t)n * bs))
 				data = NULL;
 		}
 		if (i != REPLAY_NONE) {
@@ -292,20 +294,20 @@ static errcode_t check_rest(struct replay *p)
 	size_t i;
 	errcode_t err;
 
-	err = jreader_init(&rd, pl->src, pl->sb->last);
+	err = source_reader_init(&rd, pl->src, pl->sb->last);
 	if (err)
 		return err;
 	for (i = 0; i < pl->tags->n; i++) {
 		if (p->state[i] != C_CAND)
 			continue;
 		settle(p, (uint32_t)i,
-		       pass_read_copy(pl->tags, &rd, i, p->state, C_CAND,
-				      &data) ? NULL : data);
+		       pass_replay_read_copy(pl->tags, &rd, i, p->state, C_CAND,
+					     &data) ? NULL : data);
 		err = step(p);
 		if (err)
 			break;
 	}
-	jreader_free(&rd);
+	source_reader_free(&rd);
 	return err;
 }
 
@@ -333,8 +335,8 @@ static void count(struct replay *p, int final)
 			good++;
 			break;
 		case C_BAD:
-			recovery_skipped(n, t->tid, t->jblk, t->fsblk,
-					 t->flags, RECOVER_FATE_BAD_CSUM);
+			notify_skipped(n, t->tid, t->jblk, t->fsblk,
+				       t->flags, RECOVER_FATE_BAD_CSUM);
 			if (!res->bad_csum++) {
 				res->bad_csum_at.jblock = t->jblk;
 				res->bad_csum_at.fsblock = t->fsblk;
@@ -342,8 +344,8 @@ static void count(struct replay *p, int final)
 			}
 			break;
 		case C_UNREAD:
-			recovery_skipped(n, t->tid, t->jblk, t->fsblk,
-					 t->flags, RECOVER_FATE_UNREADABLE);
+			notify_skipped(n, t->tid, t->jblk, t->fsblk,
+				       t->flags, RECOVER_FATE_UNREADABLE);
 			/* As the kernel does: go on, report at the end. */
 			if (!res->error) {
 				res->error = RECOVER_ET_LOG_IO;
@@ -412,8 +414,8 @@ errcode_t pass_replay(const struct pass_log *pl, io_channel io, int dry,
 	p.counted = 1;
 	err = target_flush(&tg);
 	if (!err)
-		err = recovery_progress(pl->notify, RECOVER_PASS_REPLAY, ntags,
-					ntags);
+		err = notify_progress(pl->notify, RECOVER_PASS_REPLAY, ntags,
+				      ntags);
 out:
 	if (!p.counted && p.state && p.blocks)
 		count(&p, 0);
@@ -451,8 +453,8 @@ static errcode_t refuse_tag(struct replay_result *res, errcode_t err,
  * superblock block is let through: both e2fsck and the end of the replay
  * write the reset journal superblock over it.
  */
-errcode_t pass_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
-			  struct replay_result *res)
+errcode_t pass_replay_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
+				 struct replay_result *res)
 {
 	const struct jtag *t;
 	size_t i;
@@ -463,7 +465,7 @@ errcode_t pass_check_tags(const struct pass_log *pl, uint64_t fs_blocks,
 			continue;
 		if (t->fsblk >= fs_blocks)
 			return refuse_tag(res, RECOVER_ET_TAG_PAST_END, t);
-		if (jsource_owns(pl->src, t->fsblk) == 1)
+		if (source_owns(pl->src, t->fsblk) == 1)
 			return refuse_tag(res, RECOVER_ET_TAG_OWN_JOURNAL, t);
 	}
 	return 0;

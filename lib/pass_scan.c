@@ -27,7 +27,7 @@
  *     a copy that fails gives way to the block's copy before it, read
  *     then, on its own, and not again.
  *   recover_walk()'s fates (pass_plan.c) read every copy no revoke record
- *     cancels, once (pass_read_copy()).
+ *     cancels, once (pass_replay_read_copy()).
  * While SCAN walks the log, the read-ahead thread (readahead.c) hints the
  * kernel to read the log ahead of it into the page cache, through a
  * descriptor of its own: a hint, not a read of the library's.  The io
@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "pass_scan.h"
 #include "array.h"
 #include "readahead.h"
 
@@ -100,8 +100,8 @@ static errcode_t add_tag(struct scan *s, const struct jbd2_tag *tag,
 	struct jtag *t;
 	errcode_t err;
 
-	err = recovery_grow((void **)&tags->v, &tags->cap, tags->n + 1,
-			    sizeof(*tags->v));
+	err = array_grow((void **)&tags->v, &tags->cap, tags->n + 1,
+			 sizeof(*tags->v));
 	if (err)
 		return err;
 	t = &tags->v[tags->n++];
@@ -138,11 +138,11 @@ static errcode_t emit(struct scan *s, enum recover_event_type type,
 
 	if (!s->pl->notify->event)
 		return 0;
-	recovery_event_init(&ev, type, s->tid, jblock);
+	notify_event_init(&ev, type, s->tid, jblock);
 	ev.fsblock = fsblock;
 	ev.count = count;
 	ev.flags = flags;
-	return recovery_event_send(s->pl->notify, &ev);
+	return notify_event_send(s->pl->notify, &ev);
 }
 
 static errcode_t emit_descriptor(struct scan *s, const unsigned char *blk,
@@ -200,7 +200,7 @@ static errcode_t scan_descriptor(struct scan *s, const unsigned char *blk,
 			return err;
 		if (sum) {
 			/* The kernel ends the scan where it cannot read. */
-			err = jreader_get(s->rd, s->blk, &data);
+			err = source_reader_get(s->rd, s->blk, &data);
 			if (err) {
 				s->stop = err;
 				return 0;
@@ -375,11 +375,11 @@ static errcode_t emit_commit(struct scan *s, const struct jbd2_commit *c,
 
 	if (!s->pl->notify->event)
 		return 0;
-	recovery_event_init(&ev, RECOVER_EV_COMMIT, s->tid, at);
+	notify_event_init(&ev, RECOVER_EV_COMMIT, s->tid, at);
 	ev.commit_sec = c->sec;
 	ev.commit_nsec = c->nsec;
 	ev.replayed = replayed;
-	return recovery_event_send(s->pl->notify, &ev);
+	return notify_event_send(s->pl->notify, &ev);
 }
 
 /*
@@ -406,15 +406,16 @@ static errcode_t scan_log(struct scan *s)
 			set_error(res, RECOVER_ET_LOG_LOOP, s->blk, 0, s->tid);
 			return RECOVER_ET_LOG_LOOP;
 		}
-		err = recovery_progress(s->pl->notify, RECOVER_PASS_SCAN,
-					res->log_blocks, s->log_len);
+		err = notify_progress(s->pl->notify, RECOVER_PASS_SCAN,
+				      res->log_blocks, s->log_len);
 		if (err)
 			return err;
 		res->end_at.jblock = s->blk;
 		res->end_at.tid = s->tid;
 		readahead_progress(s->ra, res->log_blocks);
-		err = jreader_fetch(s->rd, s->blk, jreader_holds(s->rd, s->blk) ?
-				    0 : scan_ahead(s), &blk);
+		err = source_reader_fetch(s->rd, s->blk,
+					  source_reader_holds(s->rd, s->blk) ?
+					  0 : scan_ahead(s), &blk);
 		if (err == RECOVER_ET_DUMP_END) {
 			truncated(s);
 			return 0;
@@ -518,7 +519,7 @@ errcode_t pass_scan(const struct pass_log *pl, const struct scan_how *how,
 	s.desc = malloc(sb->pub.blocksize);
 	if (!s.desc)
 		return ENOMEM;
-	err = jreader_init(rd, pl->src, sb->last);
+	err = source_reader_init(rd, pl->src, sb->last);
 	if (err)
 		goto out;
 	s.rd = rd;
@@ -527,8 +528,8 @@ errcode_t pass_scan(const struct pass_log *pl, const struct scan_how *how,
 		s.ra = readahead_start(pl->src, sb, how->jsb_raw, how->jsb_len);
 	err = scan_log(&s);
 	if (!err)
-		err = recovery_progress(pl->notify, RECOVER_PASS_SCAN,
-					res->log_blocks, res->log_blocks);
+		err = notify_progress(pl->notify, RECOVER_PASS_SCAN,
+				      res->log_blocks, res->log_blocks);
 	/* The log's end is known: the replay reads the blocks up to it. */
 	res->readahead_blocks = readahead_stop(s.ra, err ? 0 :
 					       res->log_blocks);

@@ -105,7 +105,7 @@ static uint64_t hint(struct readahead *ra, uint64_t off, uint64_t n)
 	if (n > ra->last - blk)
 		n = ra->last - blk;
 	cnt = n > ra->chunk ? ra->chunk : (unsigned int)n;
-	if (jsource_map(ra->src, blk, &pblk, &cnt))
+	if (source_map(ra->src, blk, &pblk, &cnt))
 		return 0;
 	if (posix_fadvise(ra->fd, (off_t)pblk * bs, (off_t)cnt * bs,
 			  POSIX_FADV_WILLNEED))
@@ -123,7 +123,7 @@ static int same_journal(struct readahead *ra)
 	ssize_t got;
 	int same;
 
-	if (jsource_map(ra->src, ra->src->sb_block, &pblk, &one))
+	if (source_map(ra->src, ra->src->sb_block, &pblk, &one))
 		return 0;
 	buf = malloc(bs);
 	if (!buf)

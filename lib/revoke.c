@@ -103,8 +103,8 @@ errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
 	errcode_t err;
 
 	if (rv->full) {
-		err = recovery_grow((void **)&rv->at, &rv->at_cap, rv->nat + 1,
-				    sizeof(*rv->at));
+		err = array_grow((void **)&rv->at, &rv->at_cap, rv->nat + 1,
+				 sizeof(*rv->at));
 		if (err)
 			return err;
 		rv->at[rv->nat++] = at;
@@ -113,8 +113,8 @@ errcode_t revoke_block(struct revoke *rv, struct jbd2_revoke_iter *it,
 	}
 	if (!n)
 		return 0;
-	err = recovery_grow((void **)&rv->pend, &rv->pend_cap, rv->npend + n,
-			    sizeof(*rv->pend));
+	err = array_grow((void **)&rv->pend, &rv->pend_cap, rv->npend + n,
+			 sizeof(*rv->pend));
 	if (err)
 		return err;
 	note_peak(rv);
@@ -175,10 +175,10 @@ errcode_t revoke_finish(struct revoke *rv, struct jreader *rd,
 		return err;
 	note_peak(rv);
 	for (i = 0; i < rv->nat; i++) {
-		err = recovery_progress(n, RECOVER_PASS_REVOKE, i + 1, rv->nat);
+		err = notify_progress(n, RECOVER_PASS_REVOKE, i + 1, rv->nat);
 		if (err)
 			return err;
-		err = jreader_get(rd, rv->at[i], &blk);
+		err = source_reader_get(rd, rv->at[i], &blk);
 		if (!err)
 			err = jbd2_revoke_begin(sb, blk, &it);
 		if (err)

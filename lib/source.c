@@ -12,6 +12,7 @@
 
 #include "source.h"
 #include "ext4_fs.h"
+#include "ext4_super.h"
 
 /* Large enough that a pass over the log is a few big sequential reads. */
 #define READ_CHUNK	(2U << 20)
@@ -174,7 +175,7 @@ static errcode_t map_journal_inode(struct jsource *s, ext2_filsys fs,
 	return 0;
 }
 
-int jsource_owns(const struct jsource *s, uint64_t pblk)
+int source_owns(const struct jsource *s, uint64_t pblk)
 {
 	size_t lo = 0, hi = s->nruns;
 
@@ -211,7 +212,7 @@ int jsource_owns(const struct jsource *s, uint64_t pblk)
 	return 0;
 }
 
-errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs)
+errcode_t source_open_inode(struct jsource *s, ext2_filsys fs)
 {
 	struct ext2_super_block *es = fs->super;
 	struct ext2_inode inode;
@@ -314,9 +315,9 @@ static errcode_t as_dump(struct jsource *s, const char *path)
  * journal superblock is a filesystem named where its journal belongs.
  * Anything else is taken as a dump (whose superblock check then fails).
  */
-errcode_t jsource_open_path(struct jsource *s, const char *path,
-			    io_manager manager, unsigned int blocksize,
-			    int rw)
+errcode_t source_open_path(struct jsource *s, const char *path,
+			   io_manager manager, unsigned int blocksize,
+			   int rw)
 {
 	unsigned char *sb = s->ext2_sb;
 	int ext2_magic, jdev;
@@ -360,7 +361,7 @@ errcode_t jsource_open_path(struct jsource *s, const char *path,
 	err = as_dump(s, path);
 fail:
 	if (err)
-		jsource_close(s);
+		source_close(s);
 	return err;
 }
 
@@ -369,8 +370,8 @@ fail:
  * journal superblock (block 0) gives, read from the first 1024 bytes,
  * which hold every field the decoding needs to start with.
  */
-errcode_t jsource_open_dump(struct jsource *s, const char *path,
-			    io_manager manager)
+errcode_t source_open_dump(struct jsource *s, const char *path,
+			   io_manager manager)
 {
 	unsigned char hdr[SUPERBLOCK_SIZE];
 	uint32_t bs;
@@ -403,13 +404,13 @@ errcode_t jsource_open_dump(struct jsource *s, const char *path,
 	err = as_dump(s, path);
 fail:
 	if (err)
-		jsource_close(s);
+		source_close(s);
 	return err;
 }
 
 /* Map journal block blk to the device; *n is capped at the run's end. */
-errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
-		      unsigned int *n)
+errcode_t source_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		     unsigned int *n)
 {
 	size_t lo = 0, hi = s->nruns;
 
@@ -441,8 +442,8 @@ errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
 	return RECOVER_ET_JOURNAL_SHORT;
 }
 
-errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
-		       void *buf)
+errcode_t source_read(struct jsource *s, uint64_t blk, unsigned int count,
+		      void *buf)
 {
 	unsigned char *p = buf;
 	uint64_t pblk;
@@ -451,7 +452,7 @@ errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 
 	while (count) {
 		n = count;
-		err = jsource_map(s, blk, &pblk, &n);
+		err = source_map(s, blk, &pblk, &n);
 		if (err)
 			return err;
 		err = io_channel_read_blk64(s->io, pblk, (int)n, p);
@@ -465,19 +466,19 @@ errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
 	return 0;
 }
 
-errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf)
+errcode_t source_write(struct jsource *s, uint64_t blk, const void *buf)
 {
 	uint64_t pblk;
 	unsigned int n = 1;
 	errcode_t err;
 
-	err = jsource_map(s, blk, &pblk, &n);
+	err = source_map(s, blk, &pblk, &n);
 	if (err)
 		return err;
 	return io_channel_write_blk64(s->io, pblk, 1, buf);
 }
 
-void jsource_close(struct jsource *s)
+void source_close(struct jsource *s)
 {
 	if (s->own_io && s->io)
 		io_channel_close(s->io);
@@ -487,7 +488,8 @@ void jsource_close(struct jsource *s)
 	memset(s, 0, sizeof(*s));
 }
 
-errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit)
+errcode_t source_reader_init(struct jreader *r, struct jsource *src,
+			     uint32_t limit)
 {
 	memset(r, 0, sizeof(*r));
 	r->src = src;
@@ -499,29 +501,30 @@ errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit)
 	return r->buf ? 0 : ENOMEM;
 }
 
-errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p)
+errcode_t source_reader_get(struct jreader *r, uint32_t blk,
+			    const unsigned char **p)
 {
-	return jreader_fetch(r, blk, r->cap, p);
+	return source_reader_fetch(r, blk, r->cap, p);
 }
 
-errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
-			const unsigned char **p)
+errcode_t source_reader_fetch(struct jreader *r, uint32_t blk,
+			      unsigned int want, const unsigned char **p)
 {
 	unsigned int n;
 	errcode_t err;
 
-	if (!jreader_holds(r, blk)) {
+	if (!source_reader_holds(r, blk)) {
 		n = want < 1 ? 1 : want > r->cap ? r->cap : want;
 		if (blk >= r->limit)
 			return RECOVER_ET_JOURNAL_SHORT;
 		if (n > r->limit - blk)
 			n = r->limit - blk;
 		r->count = 0;
-		err = jsource_read(r->src, blk, n, r->buf);
+		err = source_read(r->src, blk, n, r->buf);
 		/* A bad block in a large read: retry just the one asked for. */
 		if (err && n > 1) {
 			n = 1;
-			err = jsource_read(r->src, blk, n, r->buf);
+			err = source_read(r->src, blk, n, r->buf);
 		}
 		if (err)
 			return err;
@@ -532,7 +535,7 @@ errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
 	return 0;
 }
 
-void jreader_free(struct jreader *r)
+void source_reader_free(struct jreader *r)
 {
 	free(r->buf);
 	memset(r, 0, sizeof(*r));

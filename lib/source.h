@@ -68,31 +68,31 @@ struct jsource {
 	unsigned char	ext2_sb[SUPERBLOCK_SIZE];
 };
 
-errcode_t jsource_open_inode(struct jsource *s, ext2_filsys fs);
-errcode_t jsource_open_path(struct jsource *s, const char *path,
-			    io_manager manager, unsigned int blocksize,
-			    int rw);
+errcode_t source_open_inode(struct jsource *s, ext2_filsys fs);
+errcode_t source_open_path(struct jsource *s, const char *path,
+			   io_manager manager, unsigned int blocksize,
+			   int rw);
 /* A dump on its own (no filesystem): its superblock gives the block size. */
-errcode_t jsource_open_dump(struct jsource *s, const char *path,
-			    io_manager manager);
-errcode_t jsource_read(struct jsource *s, uint64_t blk, unsigned int count,
-		       void *buf);
-errcode_t jsource_write(struct jsource *s, uint64_t blk, const void *buf);
+errcode_t source_open_dump(struct jsource *s, const char *path,
+			   io_manager manager);
+errcode_t source_read(struct jsource *s, uint64_t blk, unsigned int count,
+		      void *buf);
+errcode_t source_write(struct jsource *s, uint64_t blk, const void *buf);
 /*
  * Where journal block blk lives on the source's device (in its blocks);
  * *n, the blocks wanted from blk, is cut at the end of the run holding it.
  * Reads only what the open set: safe from another thread during a scan.
  */
-errcode_t jsource_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
-		      unsigned int *n);
-void jsource_close(struct jsource *s);
+errcode_t source_map(const struct jsource *s, uint64_t blk, uint64_t *pblk,
+		     unsigned int *n);
+void source_close(struct jsource *s);
 /*
  * The journal inode's own blocks, as a tag may name them: 1 for a block of
  * its log or of its block map (indirect or extent tree blocks), 2 for the
  * block of its superblock, 0 for any other (and for any block of a source
  * that is no journal inode).
  */
-int jsource_owns(const struct jsource *s, uint64_t pblk);
+int source_owns(const struct jsource *s, uint64_t pblk);
 
 /*
  * A read-ahead window over the journal: the passes ask for one block at a
@@ -107,17 +107,19 @@ struct jreader {
 	uint32_t	limit;		/* never read at or past this block */
 };
 
-errcode_t jreader_init(struct jreader *r, struct jsource *src, uint32_t limit);
-errcode_t jreader_get(struct jreader *r, uint32_t blk, const unsigned char **p);
+errcode_t source_reader_init(struct jreader *r, struct jsource *src,
+			     uint32_t limit);
+errcode_t source_reader_get(struct jreader *r, uint32_t blk,
+			    const unsigned char **p);
 /* The same, reading no more than want blocks (at least 1) when blk is not
  * in the window: for passes that know which blocks they need. */
-errcode_t jreader_fetch(struct jreader *r, uint32_t blk, unsigned int want,
-			const unsigned char **p);
+errcode_t source_reader_fetch(struct jreader *r, uint32_t blk,
+			      unsigned int want, const unsigned char **p);
 
-static inline int jreader_holds(const struct jreader *r, uint32_t blk)
+static inline int source_reader_holds(const struct jreader *r, uint32_t blk)
 {
 	return blk >= r->start && blk < r->start + r->count;
 }
-void jreader_free(struct jreader *r);
+void source_reader_free(struct jreader *r);
 
 #endif /* SOURCE_H */

@@ -13,7 +13,7 @@
  *	json.c			the JSON of both
  *	undo.c, paths.c, lock.c	-z, the paths of -s and -z, the locks
  *	progress.c, names.c	the progress, the words for the library's values
- *	outpath.c		lib/outpath.c built in: the judgement of a path
+ *	../lib/outpath.c	built in too (Makefile.am): the judgement of a path
  *	cli.c			the shared state and the exit status
  */
 #ifndef JRECOVER_H

@@ -3,7 +3,7 @@
 #
 # dirdata-libext2fs.sh --- librecover built and tested against a libext2fs
 # that knows Lustre's dirdata feature, as Lustre's e2fsprogs builds do:
-# there nothing may be special-cased (lib/features.c, jrecover(8),
+# there nothing may be special-cased (lib/feature.c, jrecover(8),
 # "Features libext2fs does not know").
 #
 #   bash contrib/e2fsprogs/dirdata-libext2fs.sh [WORKDIR]

@@ -30,14 +30,15 @@
 
 #include "librecoverP.h"
 #include "fc_fs.h"
-#include "memio.h"
+#include "../lib/fcfix.h"
+#include "../lib/memio.h"
 #define FUZZ_DIGEST_IMAGE
 #include "fuzz_common.h"
 
-#define FS_BYTES	(4U << 20)
-#define FS_BS		1024U
-#define JBLOCKS		1040U
-#define FC_BLOCKS	16U
+#define FS_BYTES	FCFIX_BYTES
+#define FS_BS		FCFIX_BS
+#define JBLOCKS		FCFIX_JBLOCKS
+#define FC_BLOCKS	FCFIX_FC_BLOCKS
 #define FC_FIRST	(JBLOCKS - FC_BLOCKS + 1)	/* the kernel's first */
 
 #define CTL_VALID	0x01
@@ -46,74 +47,10 @@
 static unsigned char *before;
 static int verbose;			/* FUZZ_VERBOSE: say what each did */
 
-static errcode_t add_file(ext2_filsys fs, ext2_ino_t dir, const char *name,
-			  unsigned int blocks)
-{
-	struct ext2_inode inode;
-	ext2_ino_t ino;
-	blk64_t pblk;
-	unsigned int i;
-	errcode_t err;
-
-	err = ext2fs_new_inode(fs, dir, LINUX_S_IFREG | 0644, NULL, &ino);
-	if (err)
-		return err;
-	memset(&inode, 0, sizeof(inode));
-	inode.i_mode = LINUX_S_IFREG | 0644;
-	inode.i_links_count = 1;
-	inode.i_size = blocks * FS_BS;
-	inode.i_flags = EXT4_EXTENTS_FL;
-	err = ext2fs_write_new_inode(fs, ino, &inode);
-	if (!err)
-		err = ext2fs_read_inode(fs, ino, &inode);
-	if (!err) {
-		ext2_extent_handle_t h;
-
-		err = ext2fs_extent_open2(fs, ino, &inode, &h);
-		if (!err)
-			ext2fs_extent_free(h);
-	}
-	for (i = 0; !err && i < blocks; i++) {
-		pblk = 0;
-		err = ext2fs_bmap2(fs, ino, &inode, NULL, BMAP_ALLOC, i, NULL,
-				   &pblk);
-	}
-	if (!err)
-		err = ext2fs_write_inode(fs, ino, &inode);
-	if (!err)
-		ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
-	if (!err)
-		err = ext2fs_link(fs, dir, name, ino, EXT2_FT_REG_FILE);
-	return err;
-}
-
+/* The image: "d/a", "d/b" and "c" (fcfix.h). */
 static errcode_t build_fs(void)
 {
-	struct ext2fs_journal_params jp = {
-		.num_journal_blocks = JBLOCKS - FC_BLOCKS,
-		.num_fc_blocks = FC_BLOCKS,
-	};
-	ext2_filsys fs;
-	ext2_ino_t dir;
-	errcode_t err;
-
-	err = memio_mkfs(256, EXT4_FEATURE_COMPAT_FAST_COMMIT, &jp, 0x3c, 29,
-			 &fs);
-	if (err)
-		return err;
-	/* Inodes 12 (a directory), 13, 14 and 15: something to work on. */
-	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
-	if (!err)
-		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
-	if (!err)
-		err = add_file(fs, dir, "a", 3);
-	if (!err)
-		err = add_file(fs, dir, "b", 12);
-	if (!err)
-		err = add_file(fs, EXT2_ROOT_INO, "c", 1);
-	if (!err)
-		err = memio_map_journal(fs, JBLOCKS);
-	return memio_close_fs(fs, err);
+	return fcfix_build(0x3c, 29, 1, NULL);
 }
 
 static int fuzz_init(void)

@@ -48,7 +48,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
-#include "memio.h"
+#include "../lib/memio.h"
 
 #define FUZZ_HAVE_MAIN_HOOK
 #define FUZZ_DIGEST_IMAGE

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jw.h"
+#include "../lib/jw.h"
 
 static const char usage_text[] =
 "usage: jwrite [-v] [-j EXTDEV | -d DUMPFILE] [IMAGE] < SCRIPT\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * testio.h -- what the tests' own io managers (tests/fuzz/memio.c, an image
+ * testio.h -- what the tests' own io managers (tests/lib/memio.c, an image
  * in memory; tests/crash/faultio.c, faults injected over unix_io) share:
  * making and freeing the io_channel that libext2fs hands back to them.
  */

@@ -102,7 +102,7 @@ static void test_copy_out(void **state)
 	memset(buf, 0xee, sizeof(buf));
 	size = offsetof(struct lib_struct, c);
 	memcpy(buf, &size, sizeof(size));
-	recover_copy_out(buf, &src, sizeof(src));
+	notify_copy_out(buf, &src, sizeof(src));
 	assert_int_equal(dst->size, offsetof(struct lib_struct, c));
 	assert_int_equal(dst->a, 1);
 	assert_int_equal(dst->b, 2);
@@ -111,7 +111,7 @@ static void test_copy_out(void **state)
 	memset(buf, 0xee, sizeof(buf));
 	size = sizeof(buf);
 	memcpy(buf, &size, sizeof(size));
-	recover_copy_out(buf, &src, sizeof(src));
+	notify_copy_out(buf, &src, sizeof(src));
 	assert_int_equal(dst->size, sizeof(buf));
 	assert_int_equal(dst->c, 3);
 	assert_int_equal(buf[sizeof(src)], 0);
@@ -120,7 +120,7 @@ static void test_copy_out(void **state)
 	memset(buf, 0xee, sizeof(buf));
 	size = 0;
 	memcpy(buf, &size, sizeof(size));
-	recover_copy_out(buf, &src, sizeof(src));
+	notify_copy_out(buf, &src, sizeof(src));
 	assert_int_equal(buf[sizeof(size)], 0xee);
 }
 

@@ -2,7 +2,7 @@
 /*
  * fc_replay_test.c -- unit tests of the fast-commit replay
  * (lib/fc_replay.c): records written here one by one into the fast-commit
- * area of a filesystem built in memory (tests/fuzz/memio.c: 4 MiB, 1 KiB
+ * area of a filesystem built in memory (tests/lib/memio.c: 4 MiB, 1 KiB
  * blocks, metadata_csum), replayed through the public calls, and the
  * result read back with libext2fs.  Each case is a shape the kernel's
  * mount-time replay was seen to handle otherwise than libext2fs alone:
@@ -33,12 +33,14 @@
 #include "librecoverP.h"
 #include "fc_fs.h"
 #include "fc_replay.h"
-#include "../fuzz/memio.h"
+#include "fc_state.h"
+#include "../lib/fcfix.h"
+#include "../lib/memio.h"
 
-#define FS_BYTES	(4U << 20)
-#define FS_BS		1024U
-#define JBLOCKS		1040U
-#define FC_BLOCKS	16U
+#define FS_BYTES	FCFIX_BYTES
+#define FS_BS		FCFIX_BS
+#define JBLOCKS		FCFIX_JBLOCKS
+#define FC_BLOCKS	FCFIX_FC_BLOCKS
 #define FC_FIRST	(JBLOCKS - FC_BLOCKS + 1)
 #define TID		2U
 #define ISIZE		256U
@@ -46,71 +48,17 @@
 /* The files build_fs() makes: "d", "d/a" (3 blocks), "d/b" (12). */
 static ext2_ino_t INO_DIR, INO_A, INO_B;
 
-static errcode_t add_file(ext2_filsys fs, ext2_ino_t dir, const char *name,
-			  unsigned int blocks, ext2_ino_t *ret)
-{
-	struct ext2_inode inode;
-	ext2_extent_handle_t h;
-	ext2_ino_t ino;
-	blk64_t pblk;
-	unsigned int i;
-	errcode_t err;
-
-	err = ext2fs_new_inode(fs, dir, LINUX_S_IFREG | 0644, NULL, &ino);
-	if (err)
-		return err;
-	memset(&inode, 0, sizeof(inode));
-	inode.i_mode = LINUX_S_IFREG | 0644;
-	inode.i_links_count = 1;
-	inode.i_size = blocks * FS_BS;
-	inode.i_flags = EXT4_EXTENTS_FL;
-	err = ext2fs_write_new_inode(fs, ino, &inode);
-	if (!err)
-		err = ext2fs_read_inode(fs, ino, &inode);
-	if (!err && !(err = ext2fs_extent_open2(fs, ino, &inode, &h)))
-		ext2fs_extent_free(h);
-	for (i = 0; !err && i < blocks; i++) {
-		pblk = 0;
-		err = ext2fs_bmap2(fs, ino, &inode, NULL, BMAP_ALLOC, i, NULL,
-				   &pblk);
-	}
-	if (!err)
-		err = ext2fs_write_inode(fs, ino, &inode);
-	if (!err)
-		ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
-	if (!err)
-		err = ext2fs_link(fs, dir, name, ino, EXT2_FT_REG_FILE);
-	*ret = ino;
-	return err;
-}
-
 static errcode_t build_fs(void)
 {
-	struct ext2fs_journal_params jp = {
-		.num_journal_blocks = JBLOCKS - FC_BLOCKS,
-		.num_fc_blocks = FC_BLOCKS,
-	};
-	ext2_filsys fs;
-	ext2_ino_t dir;
-	errcode_t err;
+	struct fcfix_files f;
+	errcode_t err = fcfix_build(0x5a, 7, 0, &f);
 
-	err = memio_mkfs(256, EXT4_FEATURE_COMPAT_FAST_COMMIT, &jp, 0x5a, 7,
-			 &fs);
-	if (err)
-		return err;
-	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
-	if (!err)
-		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &dir);
-	INO_DIR = dir;
-	if (!err)
-		err = add_file(fs, dir, "a", 3, &INO_A);
-	if (!err)
-		err = add_file(fs, dir, "b", 12, &INO_B);
-	if (!err)
-		err = memio_map_journal(fs, JBLOCKS);
+	INO_DIR = f.dir;
+	INO_A = f.a;
+	INO_B = f.b;
 	if (err)
 		fprintf(stderr, "fc_replay_test: build: %ld\n", (long)err);
-	return memio_close_fs(fs, err);
+	return err;
 }
 
 /* ---- the area, written record by record -------------------------------- */
@@ -215,7 +163,7 @@ static void inode_rec(struct area *a, uint32_t ino, const unsigned char *raw)
 
 	put_le32(v + FC_INODE_INO, ino);
 	memcpy(v + FC_INODE_RAW, raw, ISIZE);
-	if (fcr_big_endian_host()) {
+	if (fc_state_big_endian_host()) {
 		ext2_filsys fs = open_fs(0);
 
 		ext2fs_swap_inode_full(fs,

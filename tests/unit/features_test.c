@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * features_test.c -- recover_feature_name() (lib/features.c): the bits it
+ * features_test.c -- recover_feature_name() (lib/feature.c): the bits it
  * names, the names e2fsprogs's libe2p gives the same bits (dumpe2fs's
- * words), and NULL for everything else; features_judge(): which unknown
+ * words), and NULL for everything else; feature_judge(): which unknown
  * filesystem features an open goes past, against a libext2fs's supported
  * masks (Debian's, without dirdata; Lustre's, with it; an older one's
  * without large_dir and ea_inode; and the one this was built with, whose
@@ -22,6 +22,7 @@
 
 #include "librecoverP.h"
 #include "ext4_fs.h"
+#include "feature.h"
 #include "jbd2_fs.h"
 
 static void test_known_bits(void **state)
@@ -152,48 +153,48 @@ static void test_judge(void **state)
 
 	(void)state;
 	/* Everything known: nothing to say. */
-	assert_int_equal(features_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
+	assert_int_equal(feature_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
 	assert_int_equal(f.size, sizeof(f));
 	assert_int_equal(f.incompat | f.ro_compat | f.tolerated, 0);
 	/* dirdata, unknown to Debian's: gone past. */
-	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
-					0, deb_in, SUPP_RO, 1), 0);
+	assert_int_equal(feature_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
+				       0, deb_in, SUPP_RO, 1), 0);
 	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA);
 	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
 	/* A libext2fs that knows dirdata (Lustre's): nothing special. */
-	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
-					0, SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
-					SUPP_RO, 1), 0);
+	assert_int_equal(feature_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA,
+				       0, SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
+				       SUPP_RO, 1), 0);
 	assert_int_equal(f.incompat | f.tolerated, 0);
 	/* An older libext2fs: large_dir and ea_inode are gone past too. */
-	assert_int_equal(features_judge(&f, mdt, 0, old_in, SUPP_RO, 1), 0);
+	assert_int_equal(feature_judge(&f, mdt, 0, old_in, SUPP_RO, 1), 0);
 	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_LARGEDIR |
 			 EXT4_FEATURE_INCOMPAT_EA_INODE);
 	/* Any other unknown bit is refused, and told apart. */
-	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
-					EXT2_FEATURE_INCOMPAT_COMPRESSION,
-					0, deb_in, SUPP_RO, 0),
+	assert_int_equal(feature_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
+				       EXT2_FEATURE_INCOMPAT_COMPRESSION,
+				       0, deb_in, SUPP_RO, 0),
 			 EXT2_ET_UNSUPP_FEATURE);
 	assert_int_equal(f.incompat, EXT4_FEATURE_INCOMPAT_DIRDATA |
 			 EXT2_FEATURE_INCOMPAT_COMPRESSION);
 	assert_int_equal(f.tolerated, EXT4_FEATURE_INCOMPAT_DIRDATA);
 	/* ... and with Lustre's, compression alone is named. */
-	assert_int_equal(features_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
-					EXT2_FEATURE_INCOMPAT_COMPRESSION, 0,
-					SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
-					SUPP_RO, 0),
+	assert_int_equal(feature_judge(&f, mdt | EXT4_FEATURE_INCOMPAT_DIRDATA |
+				       EXT2_FEATURE_INCOMPAT_COMPRESSION, 0,
+				       SUPP_IN | EXT4_FEATURE_INCOMPAT_DIRDATA,
+				       SUPP_RO, 0),
 			 EXT2_ET_UNSUPP_FEATURE);
 	assert_int_equal(f.incompat, EXT2_FEATURE_INCOMPAT_COMPRESSION);
 	assert_int_equal(f.tolerated, 0);
-	assert_int_equal(features_judge(&f, mdt | 0x80000000U, 0, SUPP_IN,
-					SUPP_RO, 0), EXT2_ET_UNSUPP_FEATURE);
+	assert_int_equal(feature_judge(&f, mdt | 0x80000000U, 0, SUPP_IN,
+				       SUPP_RO, 0), EXT2_ET_UNSUPP_FEATURE);
 	/* An unknown ro_compat bit forbids writing only. */
-	assert_int_equal(features_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
-					SUPP_IN, SUPP_RO, 1),
+	assert_int_equal(feature_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
+				       SUPP_IN, SUPP_RO, 1),
 			 EXT2_ET_RO_UNSUPP_FEATURE);
 	assert_int_equal(f.ro_compat, EXT4_FEATURE_RO_COMPAT_REPLICA);
-	assert_int_equal(features_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
-					SUPP_IN, SUPP_RO, 0), 0);
+	assert_int_equal(feature_judge(&f, mdt, EXT4_FEATURE_RO_COMPAT_REPLICA,
+				       SUPP_IN, SUPP_RO, 0), 0);
 }
 
 /*
@@ -209,7 +210,7 @@ static void test_judge_this_libext2fs(void **state)
 		EXT4_FEATURE_INCOMPAT_FLEX_BG | EXT4_FEATURE_INCOMPAT_DIRDATA;
 
 	(void)state;
-	assert_int_equal(features_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
+	assert_int_equal(feature_judge(&f, mdt, 0, SUPP_IN, SUPP_RO, 1), 0);
 	if (SUPP_IN & EXT4_FEATURE_INCOMPAT_DIRDATA) {
 		print_message("this libext2fs knows dirdata: "
 			      "nothing special-cased\n");

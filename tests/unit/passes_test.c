@@ -4,10 +4,10 @@
  * (lib/pass_scan.c), the revoke strategy (lib/revoke.c), REPLAY
  * (lib/pass_replay.c) and the plan of recover_walk() (lib/pass_plan.c).
  *
- * The filesystem is held in memory (tests/fuzz/memio.c: 2 MiB, 1 KiB
+ * The filesystem is held in memory (tests/lib/memio.c: 2 MiB, 1 KiB
  * blocks, metadata_csum, a 1024-block journal inode); each case starts
  * from its pristine copy and writes a small log into the journal inode
- * with the project's own writer (tests/jwrite/jw.c, which shares no code
+ * with the project's own writer (tests/lib/jw.c, which shares no code
  * with the reader), over the same in-memory channel, then sets
  * needs_recovery.  The logs are v2 superblocks with 64bit and csum v3;
  * the blocks logged are free blocks of the filesystem.  Journal block
@@ -30,7 +30,7 @@
  *       pass_scan() and revoke_finish() with the scan's reader, then
  *       revoke_cancels() on r->revoke per kept tag.
  *   replay_classify
- *       pass_classify() directly, no handle: a struct pass_log whose tags
+ *       pass_replay_classify() directly, no handle: a struct pass_log whose tags
  *       are made here and whose revoke table is fed by revoke.c.
  *   replay_last_copy
  *       the REPLAY pass through recover_open() + recover_replay(); the
@@ -49,7 +49,7 @@
  *           revoke_direct fails at assert_true(cancels(&rv, 100, 6, 6)),
  *           revoke_log_default and revoke_log_full at
  *           assert_true(cancels(&r->revoke, X, 6, 6)).
- *   REPLAY  pass_classify() keeps each block's first candidate instead
+ *   REPLAY  pass_replay_classify() keeps each block's first candidate instead
  *           of moving to the later one (the replay writes the first copy):
  *           replay_classify fails at assert_int_equal(prev[4], 2) (0 != 2),
  *           replay_last_copy at expect_block(X, 0x13, 0) (0x11 found);
@@ -71,8 +71,11 @@
 #include <cmocka.h>
 
 #include "librecoverP.h"
-#include "../fuzz/memio.h"
-#include "../jwrite/jw.h"
+#include "lifecycle.h"
+#include "pass_replay.h"
+#include "pass_scan.h"
+#include "../lib/memio.h"
+#include "../lib/jw.h"
 
 #define FS_BYTES	(2U << 20)
 #define FS_BS		1024U
@@ -214,7 +217,7 @@ static recover_t scanned(unsigned int flags)
 	assert_int_equal(pass_scan(&pl, &how, &rd, &r->scan), 0);
 	assert_int_equal(revoke_finish(&r->revoke, &rd, &r->sb,
 				       r->scan.revoke_records, &r->notify), 0);
-	jreader_free(&rd);
+	source_reader_free(&rd);
 	r->scanned = 1;
 	return r;
 }
@@ -630,8 +633,8 @@ static void test_replay_classify(void **state)
 	jt.v = tags;
 	jt.n = jt.cap = N;
 
-	assert_int_equal(pass_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
-				       &blocks, &nblocks), 0);
+	assert_int_equal(pass_replay_classify(&pl, st, ST_REVOKED, ST_CAND, prev,
+					      &blocks, &nblocks), 0);
 	assert_int_equal(st[0], ST_CAND);
 	assert_int_equal(st[1], ST_CAND);
 	assert_int_equal(st[2], ST_CAND);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * memio.h -- an io_manager over one image held in memory, for the fuzz
- * targets: a filesystem is built in it once, and each input starts from a
- * pristine copy.  Writes are tracked per 1 KiB unit, so going back to the
- * pristine image costs only what the last input changed.
+ * targets and the unit tests: a filesystem is built in it once, and each
+ * input starts from a pristine copy.  Writes are tracked per 1 KiB unit,
+ * so going back to the pristine image costs only what the last input
+ * changed.
  */
 #ifndef MEMIO_H
 #define MEMIO_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * memio.c -- the in-memory io_manager of the fuzz targets (see memio.h).
+ * memio.c -- the in-memory io_manager of the fuzz targets and the unit
+ * tests (see memio.h).
  *
  * There is one image per process; every channel opened through the manager,
  * whatever its name, reads and writes it.  Reads and writes past the end
@@ -15,7 +16,7 @@
 
 #include "memio.h"
 #include "recover_err.h"
-#include "../lib/testio.h"
+#include "testio.h"
 
 static struct {
 	unsigned char	*data;

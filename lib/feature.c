@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * features.c -- the names of the journal superblock's feature bits and of
+ * feature.c -- the names of the journal superblock's feature bits and of
  * the ext4 superblock's, so that every program prints the same words for
  * them (recover_feature_name()); and which ext4 features the installed
  * libext2fs does not know a replay of full commits can still go through
- * (features_judge()).
+ * (feature_judge()).
  *
  * The names are e2fsprogs's (dumpe2fs's "Journal features:"), with one
  * addition: e2fsprogs 1.47 has no name for the fast-commit bit and prints
@@ -16,6 +16,7 @@
 
 #include "jbd2_fs.h"
 #include "ext4_fs.h"
+#include "feature.h"
 
 struct feature_name {
 	enum recover_feature_type type;
@@ -96,9 +97,9 @@ const char *recover_feature_name(enum recover_feature_type type,
 				 0x4000U /* large_dir */ | \
 				 0x0400U /* ea_inode */)
 
-errcode_t features_judge(struct recover_fs_features *f, uint32_t incompat,
-			 uint32_t ro_compat, uint32_t supp_incompat,
-			 uint32_t supp_ro_compat, int rw)
+errcode_t feature_judge(struct recover_fs_features *f, uint32_t incompat,
+			uint32_t ro_compat, uint32_t supp_incompat,
+			uint32_t supp_ro_compat, int rw)
 {
 	f->size = sizeof(*f);
 	f->incompat = incompat & ~supp_incompat;

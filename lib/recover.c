@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * librecover.c -- the handle and the public interface: options in, stats
+ * recover.c -- the handle and the public interface: options in, stats
  * out, each call a thin layer over the part that does the work (the open,
  * the passes in order and the end of a replay in lifecycle.c, the copy in
  * life_save.c).  recover_stats is made here alone, from the results the
@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "librecoverP.h"
+#include "lifecycle.h"
+#include "life_save.h"
 #include "notify.h"
 
 const char *recover_version(void)
@@ -130,7 +132,6 @@ static errcode_t open_handle(const struct recover_options *caller_opts,
 {
 	struct recover_options o;
 	struct recover_struct *r;
-	enum recover_about what;
 	errcode_t err;
 
 	*ret = NULL;
@@ -155,9 +156,9 @@ static errcode_t open_handle(const struct recover_options *caller_opts,
 	err = new_handle(&o, &r);
 	if (err)
 		return about(&o, RECOVER_ABOUT_NONE, err);
-	err = lifecycle_open(r, device, fs, &what);
+	err = lifecycle_open(r, device, fs);
 	if (err) {
-		about(&o, what, err);
+		about(&o, r->about, err);
 		recover_close(r);
 		return err;
 	}
@@ -193,11 +194,6 @@ void recover_close(recover_t r)
 	if (!r)
 		return;
 	lifecycle_close(r);
-	free(r->own_jsb_raw);
-	fc_replay_free(&r->fc_overlay);
-	revoke_free(&r->revoke);
-	free(r->tags.v);
-	free(r->jsb_raw);
 	free(r->journal_path);
 	free(r);
 }
@@ -210,7 +206,7 @@ int recover_needs_recovery(recover_t r)
 void recover_get_super(recover_t r, struct recover_super *sb)
 {
 	r->sb.pub.size = sizeof(r->sb.pub);
-	recover_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
+	notify_copy_out(sb, &r->sb.pub, sizeof(r->sb.pub));
 }
 
 /* The copy of the scan's results in recover_stats. */
@@ -233,22 +229,21 @@ static void stats_scan(const struct scan_result *s, struct recover_stats *st)
 	st->failed_at = s->failed_at;
 }
 
-/* ... and of the other passes', the fast commits' and the dump checks'. */
-static void stats_replay(const struct recover_struct *r,
+/* ... REPLAY's ... */
+static void stats_replay(const struct replay_result *p,
 			 struct recover_stats *st)
 {
-	const struct replay_result *p = &r->rep;
-	const struct fc_result *f = &r->fc;
-	const struct stale_result *k = &r->stale;
-
 	st->replayed = p->replayed;
 	st->revoked = p->revoked;
 	st->bad_csum = p->bad_csum;
 	st->bad_csum_at = p->bad_csum_at;
 	st->copies_written = p->copies_written;
 	st->superseded = p->superseded;
-	st->error = lifecycle_log_error(r);
-	st->error_at = r->scan.error ? r->scan.error_at : p->error_at;
+}
+
+/* ... the fast commits' ... */
+static void stats_fc(const struct fc_result *f, struct recover_stats *st)
+{
 	st->fc_state = f->state;
 	st->fc_end = f->end;
 	st->fc_end_at = f->end_at;
@@ -258,6 +253,12 @@ static void stats_replay(const struct recover_struct *r,
 	st->fc_commits = f->commits;
 	st->fc_replayed = f->replayed;
 	st->fc_error = f->error;
+}
+
+/* ... the dump checks' ... */
+static void stats_stale(const struct stale_result *k,
+			struct recover_stats *st)
+{
 	st->stale_checks = k->checks;
 	st->stale_found = k->found;
 	st->stale_log_time = k->log_time;
@@ -269,41 +270,44 @@ static void stats_replay(const struct recover_struct *r,
 	st->stale_fs_mnt_count = k->fs_mnt_count;
 }
 
-/* ... and of what the lifecycle found and did itself. */
+/* ... and what the lifecycle found and did itself, with what it makes of
+ * the passes' results together (the error, the bytes written, a write). */
 static void stats_life(const struct recover_struct *r,
 		       struct recover_stats *st)
 {
-	const struct life_result *l = &r->life;
-
+	st->error = lifecycle_log_error(r);
+	st->error_at = r->scan.error ? r->scan.error_at : r->rep.error_at;
 	st->needs_recovery = r->needs_recovery;
-	st->read_bytes = l->read_bytes;
+	st->read_bytes = r->read_bytes;
 	st->written_bytes = lifecycle_written_bytes(r);
-	st->revoke_kept = l->revoke_kept;
-	st->table_bytes = l->table_bytes;
-	st->dump_is_current = l->dump_is_current;
-	st->fs_errors = l->fs_errors;
-	st->journal_inode_backup = l->journal_inode_backup;
-	st->garbage_nr_users = l->garbage_nr_users;
-	st->write_blocks = l->write_blocks;
-	st->write_bytes = l->write_bytes;
-	st->saved_bytes = l->saved_bytes;
-	memcpy(st->saved_sha256, l->saved_sha256, sizeof(st->saved_sha256));
-	st->desc_copies = l->desc_copies;
-	st->mounted = l->mounted;
-	st->device_blocks = l->device_blocks;
-	st->wrote = l->wrote || r->rep.wrote;
+	st->revoke_kept = r->revoke_kept;
+	st->table_bytes = r->table_bytes;
+	st->dump_is_current = r->dump_is_current;
+	st->fs_errors = r->fs_errors;
+	st->journal_inode_backup = r->journal_inode_backup;
+	st->garbage_nr_users = r->garbage_nr_users;
+	st->write_blocks = r->write_blocks;
+	st->write_bytes = r->write_bytes;
+	st->saved_bytes = r->saved_bytes;
+	memcpy(st->saved_sha256, r->saved_sha256, sizeof(st->saved_sha256));
+	st->desc_copies = r->desc_copies;
+	st->mounted = r->mounted;
+	st->device_blocks = r->device_blocks;
+	st->wrote = r->wrote || r->rep.wrote;
 	st->outcome = r->outcome;
 }
 
-/* recover_stats, made of the results each layer keeps: this file is its
- * one writer. */
+/* recover_stats, made of the results each layer keeps, one function for
+ * each: this file is its one writer. */
 static void make_stats(const struct recover_struct *r,
 		       struct recover_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
 	stats_scan(&r->scan, st);
-	stats_replay(r, st);
+	stats_replay(&r->rep, st);
+	stats_fc(&r->fc, st);
+	stats_stale(&r->stale, st);
 	stats_life(r, st);
 }
 
@@ -312,7 +316,7 @@ void recover_get_stats(recover_t r, struct recover_stats *st)
 	struct recover_stats mine;
 
 	make_stats(r, &mine);
-	recover_copy_out(st, &mine, sizeof(mine));
+	notify_copy_out(st, &mine, sizeof(mine));
 }
 
 /*
@@ -342,18 +346,16 @@ errcode_t recover_walk(recover_t r, recover_event_fn fn, void *data)
 
 errcode_t recover_save_fd(recover_t r, int fd)
 {
-	enum recover_about what;
-	errcode_t err = save_fd(r, fd, &what);
+	errcode_t err = life_save_fd(r, fd);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
 
 errcode_t recover_save(recover_t r, const char *path)
 {
-	enum recover_about what;
-	errcode_t err = save_path(r, path, &what);
+	errcode_t err = life_save_path(r, path);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
 
 /* The outcome of a replay that returned no error (recover_outcome). */
@@ -362,7 +364,7 @@ static enum recover_outcome outcome(const struct recover_struct *r)
 	if (!r->replayed)
 		return RECOVER_OUTCOME_CLEAN;
 	if (r->rep.bad_csum || r->scan.failed_commit ||
-	    lifecycle_log_error(r) || r->life.fs_errors ||
+	    lifecycle_log_error(r) || r->fs_errors ||
 	    r->scan.end_reason == RECOVER_END_TRUNCATED)
 		return RECOVER_OUTCOME_PROBLEMS;
 	return RECOVER_OUTCOME_RECOVERED;
@@ -370,13 +372,12 @@ static enum recover_outcome outcome(const struct recover_struct *r)
 
 errcode_t recover_replay(recover_t r)
 {
-	enum recover_about what;
-	errcode_t err = lifecycle_replay(r, &what);
+	errcode_t err = lifecycle_replay(r);
 
 	if (err == RECOVER_ET_INTERRUPTED)
 		r->outcome = RECOVER_OUTCOME_INTERRUPTED;
 	else if (err != RECOVER_ET_ALREADY_DONE)
 		r->outcome = err ? RECOVER_OUTCOME_FAILED : outcome(r);
 
-	return about(&r->opts, what, err);
+	return about(&r->opts, r->about, err);
 }
