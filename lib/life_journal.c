@@ -393,6 +393,9 @@ static errcode_t check_view(struct recover_struct *r, ext2_filsys vfs,
  * journal (the superblock's, the first group descriptors', the journal
  * inode's, its block map's) is the view of the filesystem as the log leaves
  * it (fc_overlay.c) opened and the journal looked up again there.
+ * Inside e2fsck (recover_fsck_replay()) the check is e2fsck's own, made
+ * after the replay as ever: the library replays such a log as e2fsck's
+ * own code would (e2fsprogs' j_long_trans tests are such logs).
  */
 errcode_t life_journal_check_left(struct recover_struct *r,
 				  const struct pass_log *pl)
@@ -404,7 +407,7 @@ errcode_t life_journal_check_left(struct recover_struct *r,
 	size_t n = 0;
 	errcode_t err;
 
-	if (!fs || !r->src.fs_journal || !pl->tags->n)
+	if (!fs || r->fsck || !r->src.fs_journal || !pl->tags->n)
 		return 0;
 	/* With a backup superblock (-b), e2fsck opens the filesystem at it
 	 * again after its replay. */
