@@ -404,6 +404,12 @@ free_blocks() {
 	say $_l
 }
 
+# itb_of IMG INO: the block of IMG's inode table holding inode INO.
+itb_of() {
+	debugfs -R "imap <$2>" "$1" 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\),.*/\1/p'
+}
+
 # journal_transplant SRC DST: SRC's journal blocks copied over DST's, in order,
 # and DST's needs_recovery set, as a copy of one journal into another's
 # inode leaves them.

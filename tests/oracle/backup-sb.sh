@@ -79,8 +79,7 @@ bsb_compare 12 1 flag-4k-nob.img -b 32768
 # group descriptors' and the journal inode's inode table block (the journal
 # is looked up again after the replay, at the backup, as e2fsck does).
 mkimg sblog-4k.img 256M
-it=$(debugfs -R "imap <8>" sblog-4k.img 2>/dev/null |
-	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
+it=$(itb_of sblog-4k.img 8)
 [ -n "$it" ] || die "no inode table block for inode 8"
 for b in 0 1 "$it"; do
 	dd if=sblog-4k.img bs=4096 skip="$b" count=1 status=none

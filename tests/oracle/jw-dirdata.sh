@@ -237,8 +237,7 @@ done
 # e2fsck, which does not know it, could not open what it replayed.)
 mkimg mdt-selflog.img 32M -I 512 -O "$MDT_FEATURES"
 bs=$(img_bs mdt-selflog.img)
-it=$(debugfs -R "imap <8>" mdt-selflog.img 2>/dev/null |
-	sed -n 's/.*located at block \([0-9]*\),.*/\1/p')
+it=$(itb_of mdt-selflog.img 8)
 [ -n "$it" ] || die "no inode table block for inode 8"
 for b in 1 "$it"; do
 	dd if=mdt-selflog.img bs="$bs" skip="$b" count=1 status=none

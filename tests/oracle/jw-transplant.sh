@@ -29,12 +29,6 @@
 
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
-# itb_of IMG INO: the block of IMG's inode table holding inode INO.
-itb_of() {
-	debugfs -R "imap <$2>" "$1" 2>/dev/null |
-		sed -n 's/.*located at block \([0-9]*\),.*/\1/p'
-}
-
 # carve IMG OUT BLOCK...: the blocks of IMG, one after another, into OUT.
 carve() {
 	_img=$1
