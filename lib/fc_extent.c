@@ -63,13 +63,26 @@ static int reg_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sort the regions and merge those that touch or overlap. */
+/*
+ * Widen the regions to whole clusters, sort them and merge those that
+ * touch or overlap.  On bigalloc a bit of the bitmap is a cluster: a block
+ * released beside a region's blocks in the same cluster (a truncate freeing
+ * the rest of it) must not free the cluster under the region, or a tree
+ * block allocated later lands there and two inodes share it.
+ */
 void fc_extent_merge_regions(struct fc_state *c)
 {
+	const uint64_t mask = EXT2FS_CLUSTER_MASK(c->fs);
 	size_t i, n = 0;
 
 	if (!c->nreg)
 		return;
+	for (i = 0; mask && i < c->nreg; i++) {
+		uint64_t end = c->reg[i].pblk + c->reg[i].count;
+
+		c->reg[i].pblk &= ~mask;
+		c->reg[i].count = ((end + mask) & ~mask) - c->reg[i].pblk;
+	}
 	qsort(c->reg, c->nreg, sizeof(*c->reg), reg_cmp);
 	for (i = 1; i < c->nreg; i++) {
 		uint64_t end = c->reg[n].pblk + c->reg[n].count;

@@ -12,7 +12,9 @@
  * the replay, per inode, the last event covering each logical block says
  * what it must map; a file whose blocks differ from that has lost what a
  * fast commit logged, and the replay is refused (RECOVER_ET_FC_LOST,
- * nothing written) rather than leave it.
+ * nothing written) rather than leave it.  Nor may two of the inodes the
+ * replay touched map one cluster (RECOVER_ET_FC_SHARED): the later writes
+ * of one would land in the other.
  *
  * Left out, as no log can say what they map: inodes no longer in use (an
  * unlinked file goes with its blocks), inodes whose data is inline, and
@@ -35,6 +37,7 @@
 #include <string.h>
 
 #include "fc_fs.h"
+#include "fc_extent.h"
 #include "fc_verify.h"
 #include "fc_state.h"
 
@@ -289,15 +292,111 @@ out:
 	return err;
 }
 
+/* Clusters [c0, c1] an inode maps (data or one of its tree blocks). */
+struct claim {
+	uint64_t	c0, c1;
+	uint32_t	ino;
+};
+
+static int by_first_cluster(const void *a, const void *b)
+{
+	const struct claim *x = a, *y = b;
+
+	if (x->c0 != y->c0)
+		return x->c0 < y->c0 ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* The clusters the extent inode ino (in c->ibuf) maps, appended to *v;
+ * a run that goes on from the one before joins it. */
+static errcode_t claims_of(struct fc_state *c, ext2_ino_t ino,
+			   struct claim **v, size_t *n, size_t *cap)
+{
+	const blk64_t end = ext2fs_blocks_count(c->fs->super);
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ex;
+	int op = EXT2_EXTENT_ROOT;
+	errcode_t err;
+
+	err = ext2fs_extent_open2(c->fs, ino, fc_state_small_inode(c->ibuf),
+				  &h);
+	if (err)
+		return err;
+	while (!(err = ext2fs_extent_get(h, op, &ex))) {
+		uint64_t first, last, len;
+
+		op = EXT2_EXTENT_NEXT;
+		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
+			continue;
+		len = ex.e_flags & EXT2_EXTENT_FLAGS_LEAF ? ex.e_len : 1;
+		if (!len || ex.e_pblk >= end || len > end - ex.e_pblk)
+			continue;
+		first = EXT2FS_B2C(c->fs, ex.e_pblk);
+		last = EXT2FS_B2C(c->fs, ex.e_pblk + len - 1);
+		if (*n && (*v)[*n - 1].ino == ino &&
+		    (*v)[*n - 1].c1 + 1 == first) {
+			(*v)[*n - 1].c1 = last;
+			continue;
+		}
+		err = array_grow((void **)v, cap, *n + 1, sizeof(**v));
+		if (err)
+			break;
+		(*v)[*n].c0 = first;
+		(*v)[*n].c1 = last;
+		(*v)[(*n)++].ino = ino;
+	}
+	if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE)
+		err = 0;
+	ext2fs_extent_free(h);
+	return err;
+}
+
+/*
+ * No cluster mapped by two of the inodes the replay touched (their data and
+ * tree blocks; the extended attribute block may be shared, and is not
+ * looked at), else *shared.  One file's later writes would land in the
+ * other's data.  Clusters, not blocks: on bigalloc a cluster is one file's.
+ * Cost: 24 bytes per run of an extent tree, one sort.
+ */
+static errcode_t verify_shared(struct fc_state *c, int *shared)
+{
+	struct claim *v = NULL;
+	size_t n = 0, cap = 0, i;
+	uint64_t reach = 0;
+	uint32_t owner = 0;
+	errcode_t err = 0;
+
+	*shared = 0;
+	for (i = 0; !err && i < c->nt; i++) {
+		err = fc_state_read_inode(c, c->t[i].ino, c->ibuf);
+		if (!err && fc_state_inode_in_use(c->ibuf) &&
+		    fc_extent_has_root(c->ibuf))
+			err = claims_of(c, c->t[i].ino, &v, &n, &cap);
+	}
+	if (!err && n)
+		qsort(v, n, sizeof(*v), by_first_cluster);
+	for (i = 0; !err && i < n; i++) {
+		if (i && v[i].c0 <= reach && v[i].ino != owner) {
+			*shared = 1;
+			break;
+		}
+		if (!i || v[i].c1 > reach) {
+			reach = v[i].c1;
+			owner = v[i].ino;
+		}
+	}
+	free(v);
+	return err;
+}
+
 errcode_t fc_verify(struct fc_state *c)
 {
 	size_t i, j;
 	errcode_t err = 0;
-	int lost = 0;
+	int lost = 0, shared = 0;
 
-	if (!c->nev)
-		return 0;
-	qsort(c->ev, c->nev, sizeof(*c->ev), by_inode_then_seq);
+	if (c->nev)
+		qsort(c->ev, c->nev, sizeof(*c->ev), by_inode_then_seq);
 	for (i = 0; !err && !lost && i < c->nev; i = j) {
 		for (j = i; j < c->nev && c->ev[j].ino == c->ev[i].ino; j++)
 			;
@@ -305,5 +404,9 @@ errcode_t fc_verify(struct fc_state *c)
 	}
 	if (!err && lost)
 		err = RECOVER_ET_FC_LOST;
+	if (!err)
+		err = verify_shared(c, &shared);
+	if (!err && shared)
+		err = RECOVER_ET_FC_SHARED;
 	return err;
 }

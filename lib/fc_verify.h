@@ -11,7 +11,8 @@
 /* A record noted for fc_verify() as it is applied. */
 errcode_t fc_verify_expect(struct fc_state *c, const struct fc_tag *t);
 /* After the replay: every file in use maps what the last record about each
- * of its blocks says, or RECOVER_ET_FC_LOST. */
+ * of its blocks says, or RECOVER_ET_FC_LOST; no two inodes the replay
+ * touched map one cluster, or RECOVER_ET_FC_SHARED. */
 errcode_t fc_verify(struct fc_state *c);
 void fc_verify_free(struct fc_state *c);
 

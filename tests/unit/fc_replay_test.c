@@ -439,6 +439,42 @@ static void test_lost(void **state)
 	assert_memory_equal(before, after, sizeof(before));
 }
 
+/*
+ * Two files the replay touches left mapping one block: an ADD_RANGE gives
+ * "a" a block "b" maps, and an INODE record touches "b" too.  The kernel
+ * would leave them sharing it; the replay is refused
+ * (RECOVER_ET_FC_SHARED), nothing written.
+ */
+static void test_shared(void **state)
+{
+	unsigned char raw[ISIZE], before_a[ISIZE], before_b[ISIZE];
+	unsigned char after[ISIZE];
+	struct recover_stats st;
+	ext2_filsys fs;
+	struct area a;
+	blk64_t pb;
+
+	(void)state;
+	fs = open_fs(0);
+	map_of(fs, INO_B, &pb, 1);
+	close_fs(fs);
+	assert_true(pb != 0);
+	raw_inode(INO_A, before_a);
+	raw_inode(INO_B, before_b);
+	memcpy(raw, before_b, sizeof(raw));
+	area_begin(&a);
+	add_range(&a, INO_A, 10, pb, 1, 0);
+	inode_rec(&a, INO_B, raw);
+	tail(&a);
+	area_end(&a);
+	assert_int_equal(replay(&st), RECOVER_ET_FC_REPLAY);
+	assert_int_equal(st.fc_error, RECOVER_ET_FC_SHARED);
+	raw_inode(INO_A, after);
+	assert_memory_equal(before_a, after, sizeof(after));
+	raw_inode(INO_B, after);
+	assert_memory_equal(before_b, after, sizeof(after));
+}
+
 static void test_merge(void **state)
 {
 	static const unsigned int order[] = { 0, 2, 1, 3 };
@@ -488,6 +524,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reuse, setup),
 		cmocka_unit_test_setup(test_revive, setup),
 		cmocka_unit_test_setup(test_lost, setup),
+		cmocka_unit_test_setup(test_shared, setup),
 		cmocka_unit_test_setup(test_merge, setup),
 	};
 	int verbose;
