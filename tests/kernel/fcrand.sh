@@ -72,8 +72,12 @@ need_built "$FCGEN"
 # each here: 1049 (2 KiB blocks, inline_data, bigalloc with 64 KiB
 # clusters, writes by O_DSYNC, O_DIRECT, mmap+msync and sync_file_range)
 # and 1069 (2 KiB blocks, data=writeback, 15 ops of fast commits at the
-# end; writes by O_SYNC, O_DSYNC, O_DIRECT, mmap+msync).
-FCRAND_FIXED="c21 c26 c27 c28 c33 c34 c205 1049 1069"
+# end; writes by O_SYNC, O_DSYNC, O_DIRECT, mmap+msync).  And 2671 (1 KiB
+# blocks, bigalloc with 16-block clusters, data=writeback: a file truncated
+# in the window frees a cluster whose first blocks another file's ADD_RANGE
+# takes; the replay once freed the whole cluster under the region and put a
+# new extent tree block there, two files sharing it; the soak found it).
+FCRAND_FIXED="c21 c26 c27 c28 c33 c34 c205 1049 1069 2671"
 SEEDS=${FCRAND_SEEDS:-$FCRAND_FIXED}
 FCRAND_CLASSIC=${FCGEN_CLASSIC:-}
 KTREE_NLINK=0
@@ -197,20 +201,67 @@ kernel_refusal() {
 	fi
 }
 
+# stale_copies BROKEN: true when every promise jrecover's result breaks
+# (BROKEN, as fsyncd_judge wrote it) is a file's contents, and each such
+# file reads as it was fsynced once the blocks the log's full commits wrote
+# into it are put back as the crash left them.  Then the log held an older
+# copy of a block that the file took later and wrote in place with no
+# revoke record after it: every jbd2 replay (the kernel's, e2fsck's,
+# jrecover's: the same blocks, byte for byte) writes the old copy back, and
+# the loss is the kernel's (tests/kernel/README, "A block logged, then
+# written in place").
+stale_copies() {
+	grep -qv ': fsynced with size ' "$1" && return 1
+	_sbs=$(dumpe2fs -h "$_b.img" 2> /dev/null |
+		sed -n 's/^Block size: *//p')
+	[ -n "$_sbs" ] || return 1
+	sed -n 's/^  FS block \([0-9]*\) from journal block [0-9]* (transaction [0-9]*): written$/\1/p' \
+		"$_b.list" | sort -u > "$_b.logged"
+	copy_img "$_b.jr.img" "$_b.unstale.img"
+	sed 's/: fsynced with size .*//' "$1" > "$_b.stale-paths"
+	while IFS= read -r _sp; do
+		debugfs -R "blocks /${_sp#./}" "$_b.jr.img" 2> /dev/null |
+			tr ' ' '\n' | grep . | sort -u |
+			comm -12 - "$_b.logged" > "$_b.stale-blocks"
+		[ -s "$_b.stale-blocks" ] || return 1
+		while read -r _sk; do
+			dd if="$_b.img" of="$_b.unstale.img" bs="$_sbs" \
+				skip="$_sk" seek="$_sk" count=1 conv=notrunc \
+				2> /dev/null || return 1
+		done < "$_b.stale-blocks"
+	done < "$_b.stale-paths"
+	while IFS= read -r _sp; do
+		rm -f "$_b.stale-file"
+		debugfs -R "dump /${_sp#./} $_b.stale-file" "$_b.unstale.img" \
+			> /dev/null 2>&1
+		_swant=$(awk -v p="$_sp" '$1 == p { print $7; exit }' "$_b.live.tree")
+		_sgot=$(sha256sum < "$_b.stale-file" | cut -d' ' -f1)
+		[ -n "$_swant" ] && [ "$_swant" = "$_sgot" ] || return 1
+	done < "$_b.stale-paths"
+	rm -f "$_b.unstale.img" "$_b.stale-file"
+}
+
 # refused_replayed KNOWN: the kernel refused the crash image, jrecover
 # replayed it (exit 1).  It passes on three things only: (a) jrecover's
-# tree holds the fsync'd tree, (b) e2fsck -fn finds nothing in its result
+# tree holds the fsync'd tree (but for blocks the log's full commits write
+# back stale, which stale_copies shows), (b) e2fsck -fn finds nothing in its result
 # but orphans (after a mount that releases them, where it finds more), and
 # (c) the kernel's refusal is a documented kernel bug (KNOWN, the name
 # kernel_refusal gave it).  Sets SEED_KNOWN, or fails the seed.
 refused_replayed() {
 	_why=
+	_stale=
 	KMOUNT_MAY_FAIL=1
 	if tree_list "$_b.jr.img" "$_b.jr.tree"; then
 		if ! fsyncd_judge "$_b.jr.tree" "$_b.jr.broken"; then
 			say "the fsync'd tree, broken by jrecover's result:"
 			sed 's/^/    /' "$_b.jr.broken" | head -n 20
-			_why="$_why; (a) jrecover's tree breaks $(grep -c . "$_b.jr.broken") promises of the fsync'd tree, first $(head -n 1 "$_b.jr.broken")"
+			if stale_copies "$_b.jr.broken"; then
+				_stale="; blocks of fsynced files the log writes back stale"
+				say "(report) seed $FCSEED: each file holds what was fsynced but for blocks the log's full commits write back (older copies, no revoke record after them): the kernel's bug, every jbd2 replay does it"
+			else
+				_why="$_why; (a) jrecover's tree breaks $(grep -c . "$_b.jr.broken") promises of the fsync'd tree, first $(head -n 1 "$_b.jr.broken")"
+			fi
 		fi
 		cmp -s "$_b.live.tree" "$_b.jr.tree" &&
 			say "(report) seed $FCSEED: jrecover's tree is the one before the shutdown"
@@ -257,7 +308,7 @@ refused_replayed() {
 	if [ -n "$_why" ]; then
 		seed_fail "the kernel refuses the image; jrecover replays it, but${_why#;}"
 	else
-		SEED_KNOWN=$1
+		SEED_KNOWN=$1$_stale
 	fi
 }
 
@@ -417,6 +468,8 @@ fc_seed() {
 		if ! fsyncd_judge "$_b.jr.tree" "$_b.jr.broken"; then
 			say "(report) seed $1: both results break the fsync'd tree:"
 			sed 's/^/    /' "$_b.jr.broken" | head -n 20
+			! stale_copies "$_b.jr.broken" ||
+				say "(report) seed $1: but for blocks the log's full commits write back stale (older copies, no revoke record after them)"
 		fi
 	else
 		sed 's/^/    /' "$_b.tree.diff" | head -n 60
@@ -445,6 +498,10 @@ fc_seed() {
 		if [ -s "$_b.jr.broken" ]; then
 			say "the fsync'd tree, broken by jrecover's result:"
 			sed 's/^/    /' "$_b.jr.broken" | head -n 20
+			if stale_copies "$_b.jr.broken"; then
+				_w="$_w (blocks the log's full commits write back stale, as every jbd2 replay does)"
+				say "(report) seed $1: jrecover's result holds what was fsynced but for blocks the log's full commits write back (older copies, no revoke record after them)"
+			fi
 		fi
 		if [ -s "$_b.kernel.broken" ]; then
 			say "the fsync'd tree, broken by the kernel's result:"
