@@ -201,46 +201,6 @@ kernel_refusal() {
 	fi
 }
 
-# stale_copies BROKEN: true when every promise jrecover's result breaks
-# (BROKEN, as fsyncd_judge wrote it) is a file's contents, and each such
-# file reads as it was fsynced once the blocks the log's full commits wrote
-# into it are put back as the crash left them.  Then the log held an older
-# copy of a block that the file took later and wrote in place with no
-# revoke record after it: every jbd2 replay (the kernel's, e2fsck's,
-# jrecover's: the same blocks, byte for byte) writes the old copy back, and
-# the loss is the kernel's (tests/kernel/README, "A block logged, then
-# written in place").
-stale_copies() {
-	grep -qv ': fsynced with size ' "$1" && return 1
-	_sbs=$(dumpe2fs -h "$_b.img" 2> /dev/null |
-		sed -n 's/^Block size: *//p')
-	[ -n "$_sbs" ] || return 1
-	sed -n 's/^  FS block \([0-9]*\) from journal block [0-9]* (transaction [0-9]*): written$/\1/p' \
-		"$_b.list" | sort -u > "$_b.logged"
-	copy_img "$_b.jr.img" "$_b.unstale.img"
-	sed 's/: fsynced with size .*//' "$1" > "$_b.stale-paths"
-	while IFS= read -r _sp; do
-		debugfs -R "blocks /${_sp#./}" "$_b.jr.img" 2> /dev/null |
-			tr ' ' '\n' | grep . | sort -u |
-			comm -12 - "$_b.logged" > "$_b.stale-blocks"
-		[ -s "$_b.stale-blocks" ] || return 1
-		while read -r _sk; do
-			dd if="$_b.img" of="$_b.unstale.img" bs="$_sbs" \
-				skip="$_sk" seek="$_sk" count=1 conv=notrunc \
-				2> /dev/null || return 1
-		done < "$_b.stale-blocks"
-	done < "$_b.stale-paths"
-	while IFS= read -r _sp; do
-		rm -f "$_b.stale-file"
-		debugfs -R "dump /${_sp#./} $_b.stale-file" "$_b.unstale.img" \
-			> /dev/null 2>&1
-		_swant=$(awk -v p="$_sp" '$1 == p { print $7; exit }' "$_b.live.tree")
-		_sgot=$(sha256sum < "$_b.stale-file" | cut -d' ' -f1)
-		[ -n "$_swant" ] && [ "$_swant" = "$_sgot" ] || return 1
-	done < "$_b.stale-paths"
-	rm -f "$_b.unstale.img" "$_b.stale-file"
-}
-
 # refused_replayed KNOWN: the kernel refused the crash image, jrecover
 # replayed it (exit 1).  It passes on three things only: (a) jrecover's
 # tree holds the fsync'd tree (but for blocks the log's full commits write
