@@ -180,8 +180,8 @@ static blk64_t clusters_of(ext2_filsys fs, blk64_t pblk, blk64_t len,
  * to start), each once: an index entry on its first visit, then the
  * entries below it.  EXT2_ET_EXTENT_NO_NEXT at the end.
  */
-static errcode_t next_extent(ext2_extent_handle_t h, int *op,
-			     struct ext2fs_extent *ex)
+errcode_t fc_extent_next(ext2_extent_handle_t h, int *op,
+			 struct ext2fs_extent *ex)
 {
 	errcode_t err;
 
@@ -212,7 +212,7 @@ errcode_t fc_extent_walk_blocks(struct fc_state *c, ext2_ino_t ino,
 	err = ext2fs_extent_open2(c->fs, ino, (struct ext2_inode *)buf, &h);
 	if (err)
 		return err;
-	while (!(err = next_extent(h, &op, &ex))) {
+	while (!(err = fc_extent_next(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			/* An index entry: one tree block. */
 			if (ex.e_pblk >= ext2fs_blocks_count(c->fs->super))
@@ -264,7 +264,7 @@ errcode_t fc_extent_recount(struct fc_state *c, ext2_ino_t ino,
 	err = ext2fs_extent_open2(c->fs, ino, inode, &h);
 	if (err)
 		return err;
-	while (!(err = next_extent(h, &op, &ex))) {
+	while (!(err = fc_extent_next(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF))
 			n++;
 		else if (ex.e_len)
@@ -318,7 +318,7 @@ static errcode_t read_tree(struct fc_state *c, ext2_ino_t ino,
 	if (err)
 		goto out;
 	t->depth = (unsigned int)info.max_depth;
-	while (!(err = next_extent(h, &op, &ex))) {
+	while (!(err = fc_extent_next(h, &op, &ex))) {
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
 			err = array_grow((void **)&t->tb, &t->captb,
 					 t->ntb + 1, sizeof(*t->tb));

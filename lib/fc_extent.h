@@ -22,6 +22,10 @@ errcode_t fc_extent_note_freed(struct fc_state *c, blk64_t blk, blk64_t n);
 /* The inode in buf is an extent inode with a tree's root; a fresh root. */
 int fc_extent_has_root(const unsigned char *buf);
 void fc_extent_empty_root(unsigned char *buf);
+/* The next entry of a walk over h's tree in order (*op: EXT2_EXTENT_ROOT
+ * to start), each once; EXT2_ET_EXTENT_NO_NEXT at the end. */
+errcode_t fc_extent_next(ext2_extent_handle_t h, int *op,
+			 struct ext2fs_extent *ex);
 /* The blocks an extent inode maps marked (mark), or noted freed; counted. */
 errcode_t fc_extent_walk_blocks(struct fc_state *c, ext2_ino_t ino,
 				unsigned char *buf, int mark, blk64_t *count);

@@ -322,12 +322,9 @@ static errcode_t claims_of(struct fc_state *c, ext2_ino_t ino,
 				  &h);
 	if (err)
 		return err;
-	while (!(err = ext2fs_extent_get(h, op, &ex))) {
+	while (!(err = fc_extent_next(h, &op, &ex))) {
 		uint64_t first, last, len;
 
-		op = EXT2_EXTENT_NEXT;
-		if (ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)
-			continue;
 		len = ex.e_flags & EXT2_EXTENT_FLAGS_LEAF ? ex.e_len : 1;
 		if (!len || ex.e_pblk >= end || len > end - ex.e_pblk)
 			continue;
@@ -345,7 +342,7 @@ static errcode_t claims_of(struct fc_state *c, ext2_ino_t ino,
 		(*v)[*n].c1 = last;
 		(*v)[(*n)++].ino = ino;
 	}
-	if (err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_NO_CURRENT_NODE)
+	if (err == EXT2_ET_EXTENT_NO_NEXT)
 		err = 0;
 	ext2fs_extent_free(h);
 	return err;
