@@ -215,6 +215,37 @@ static errcode_t init_dir(struct fc_state *c, ext2_ino_t ino, ext2_ino_t parent)
 	return ext2fs_write_inode(c->fs, ino, inode);
 }
 
+/* Counting the subdirectories a directory's entries name. */
+struct subdirs {
+	ext2_filsys	fs;
+	unsigned int	n;
+	errcode_t	err;
+};
+
+static int count_subdir(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
+			int offset, int blocksize, char *buf, void *priv)
+{
+	struct subdirs *s = priv;
+	struct ext2_inode inode;
+
+	(void)dir;
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
+	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
+	    !d->inode)
+		return 0;
+	if (ext2fs_has_feature_filetype(s->fs->super)) {
+		s->n += ext2fs_dirent_file_type(d) == EXT2_FT_DIR;
+		return 0;
+	}
+	s->err = ext2fs_read_inode(s->fs, d->inode, &inode);
+	if (s->err)
+		return DIRENT_ABORT;
+	s->n += LINUX_S_ISDIR(inode.i_mode) != 0;
+	return 0;
+}
+
 errcode_t fc_dir_replay_create(struct fc_state *c, const struct fc_tag *t)
 {
 	struct ext2_inode *inode = fc_state_small_inode(c->ibuf);
@@ -252,12 +283,28 @@ errcode_t fc_dir_replay_create(struct fc_state *c, const struct fc_tag *t)
 	 * it and its parent with link counts one short, which e2fsck then
 	 * repairs: jrecover gives them the counts they had before the
 	 * crash, 2 for the empty directory and one more for the parent.
+	 * A new inline directory's record, taken when the fast commit was
+	 * written, already holds the names made in it since (their CREAT
+	 * then adds none, nor a link): its subdirectories count too.
 	 */
 	if (!LINUX_S_ISDIR(inode->i_mode)) {
 		inode->i_links_count = 1;
 		return ext2fs_write_inode(c->fs, t->ino, inode);
 	}
 	inode->i_links_count = 2;
+	if (inode->i_flags & EXT4_INLINE_DATA_FL) {
+		struct subdirs sd = { c->fs, 0, 0 };
+
+		err = ext2fs_dir_iterate2(c->fs, t->ino, 0, NULL,
+					  count_subdir, &sd);
+		if (!err)
+			err = sd.err;
+		if (err)
+			return err;
+		if (sd.n > 0xFFFF - 2U)
+			sd.n = 0xFFFF - 2U;
+		inode->i_links_count = (uint16_t)(2 + sd.n);
+	}
 	err = ext2fs_write_inode(c->fs, t->ino, inode);
 	if (err || !added)
 		return err;

@@ -26,9 +26,9 @@
 #             preallocated blocks, a deeper extent tree, chmod; names
 #             enough to turn a directory into an htree.
 #   second    the second fast commit's crc broken: the first is replayed.
-#   nocsum, merge4096, merge1024, evict, reusedir, inline, renamenew and
-#   renamedeep (4096, 1024), orphan, orphanorphan_file, rmdir, bigalloc,
-#   htree
+#   nocsum, merge4096, merge1024, evict, reusedir, inline, inlinesub,
+#   renamenew and renamedeep (4096, 1024), orphan, orphanorphan_file,
+#   rmdir, bigalloc, htree
 #             what libext2fs's own operations once replayed wrong: group
 #             flags on a filesystem without group descriptor checksums,
 #             extents left split and trees left deep, an inode whose last
@@ -37,6 +37,8 @@
 #             growing out of line (the kernel's replay loses their data),
 #             a file renamed into an inline directory made in the same
 #             window (its last name gone until its INODE record), a
+#             new inline directory whose record already names a new
+#             subdirectory (its link count), a
 #             file unlinked and fsynced while open (the kernel's replay
 #             fails: the tree before the crash judges),
 #             a directory removed (the kernel's replay leaves it in use),
@@ -280,6 +282,19 @@ work_renamedeep() {
 	mkdir w0 && sync && "$FCWORK" stripes w0/g 600 "$FC_BS" 6 &&
 	mkdir w0/d && "$FCWORK" rename w0/g w0/d/r noreplace &&
 	"$FCWORK" fsync w0/d/r
+}
+
+# inline_data: a directory made in the window, and a directory in it.  The
+# new directory's INODE record, taken when the fast commit is written,
+# holds the name of the one made in it, so that name's CREAT adds no link:
+# the new directory must come back with 3 (once jrecover gave it 2; the
+# kernel's replay gives 1).  Two rounds of write and fsync first, after
+# the rename that makes a full commit.
+work_inlinesub() {
+	mkdir d x1 && "$FCWORK" write d/f 0 10 40 && sync && mv x1 y1 &&
+	"$FCWORK" fsync d/f && "$FCWORK" write d/f 0 10 41 &&
+	"$FCWORK" write d/f 0 20 42 && mkdir d/n && mkdir d/n/s &&
+	"$FCWORK" write d/f 10 10 43
 }
 
 # Many long names in one fast-commit run on 1 KiB blocks: the directory
@@ -548,8 +563,10 @@ crash "$SCRATCH/reusedir.img" work_reusedir
 oracle reusedir
 FC_MKFS="-O inline_data"
 crash "$SCRATCH/inline.img" work_inline
+crash "$SCRATCH/inlinesub.img" work_inlinesub
 FC_MKFS=
 oracle inline
+oracle inlinesub
 for FC_BS in 4096 1024; do
 	FC_MKFS="-b $FC_BS -O inline_data"
 	for _w in renamenew renamedeep; do
