@@ -66,7 +66,8 @@ errcode_t fcfix_build(unsigned char uuid0, unsigned char uuid_step,
 			 uuid_step, &fs);
 	if (err)
 		return err;
-	/* Inodes 12 (a directory), 13, 14 (and 15): something to work on. */
+	/* Inodes 11 (the directory "d"), 12, 13 (and 14): something to work
+	 * on (no lost+found: "d" takes the first inode after the reserved). */
 	err = ext2fs_mkdir(fs, EXT2_ROOT_INO, 0, "d");
 	if (!err)
 		err = ext2fs_lookup(fs, EXT2_ROOT_INO, "d", 1, NULL, &f.dir);
