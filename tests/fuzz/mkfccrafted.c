@@ -708,6 +708,15 @@ static void verify(void)
 	inode_rec(&in, INO_NEW, r);
 	tail(&in);
 	save(&in, "fc_verify-maps-indirect-past-end", REFUSED);
+
+	/* Two files given one block by their ADD_RANGE records, each mapping
+	 * it where its record says: the check against the log passes, the
+	 * one for shared clusters refuses (RECOVER_ET_FC_SHARED). */
+	begin(&in);
+	add_range(&in, INO_A, 10, 1, FREE_PBLK);
+	add_range(&in, INO_C, 5, 1, FREE_PBLK);
+	tail(&in);
+	save(&in, "fc_verify-verify_shared-one-block-two-files", REFUSED);
 }
 
 int main(int argc, char **argv)
