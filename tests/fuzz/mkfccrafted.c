@@ -661,6 +661,7 @@ static void checks(void)
 static void verify(void)
 {
 	static const struct entry moved[] = { { 0, 2, FREE_PBLK + 20 } };
+	static const struct entry past[] = { { 0, 1, PAST_END } };
 	unsigned char r[ISIZE];
 	struct input in;
 
@@ -717,6 +718,34 @@ static void verify(void)
 	add_range(&in, INO_C, 5, 1, FREE_PBLK);
 	tail(&in);
 	save(&in, "fc_verify-verify_shared-one-block-two-files", REFUSED);
+
+	/* A DEL_RANGE running past the last logical block (2^32 - 1). */
+	begin(&in);
+	del_range(&in, INO_A, 0xFFFFFF00U, 0x1000U);
+	tail(&in);
+	save(&in, "fc_inode-unmap_range-past-logical-end", REPLAYED);
+
+	/* A range logged for a directory: not checked against the log. */
+	begin(&in);
+	add_range(&in, INO_D, 5, 1, FREE_PBLK);
+	tail(&in);
+	save(&in, "fc_verify-verify_inode-range-of-directory", REPLAYED);
+
+	/* A logged block whose file ends up with no extent there: its tree
+	 * replaced, after the ADD_RANGE, by an empty one. */
+	begin(&in);
+	raw_inode(r, LINUX_S_IFREG | 0644, 1, EXT4_EXTENTS_FL, 2 * BS);
+	inode_rec(&in, INO_NEW, r);
+	add_range(&in, INO_NEW, 0, 2, FREE_PBLK);
+	plant_tree(&in, 2 * BS, 0, NULL, 0);
+	tail(&in);
+	save(&in, "fc_verify-maps-extent-hole", REFUSED);
+
+	/* A touched file whose tree maps a block past the filesystem's end. */
+	begin(&in);
+	plant_tree(&in, 2 * BS, 0, past, 1);
+	tail(&in);
+	save(&in, "fc_verify-claims_of-past-end", REPLAYED);
 }
 
 int main(int argc, char **argv)
